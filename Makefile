@@ -1,0 +1,28 @@
+# Everything a newcomer needs: `make run` and `make test` from a clean clone.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+PIP    := $(PY) -m pip --disable-pip-version-check -q
+
+.PHONY: run test bench install clean
+
+$(VENV)/bin/activate:
+	$(PYTHON) -m venv $(VENV)
+	$(PIP) install setuptools wheel "Cython>=3.0"
+
+# Re-run every time: pip builds in place under build/, so an unchanged tree
+# only costs the packaging step, and a changed .pyx is always rebuilt.
+install: $(VENV)/bin/activate
+	$(PIP) install --no-build-isolation ".[test]"
+
+run: install
+	$(VENV)/bin/clinea match --games 100 --columns 7 --rows 6 --c 4
+
+test: install
+	$(PY) -m pytest -q
+
+bench: install
+	$(PY) benchmarks/playouts.py
+
+clean:
+	rm -rf build dist *.egg-info core/*.c core/*.so $(VENV)

@@ -1,0 +1,5 @@
+import sys
+
+from clinea.main import main
+
+sys.exit(main())

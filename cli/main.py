@@ -1,0 +1,39 @@
+"""The `clinea` command: one entry point, one sub-command per tool.
+
+Each tool lives in its own module with its own argparse parser and a
+`main(argv) -> int`; this file only lists them, so a tool is added by one
+line in COMMANDS and nothing here imports a tool until it is asked for.
+"""
+import argparse
+import importlib
+import sys
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "match": ("clinea.match", "play random games in process and print the tally"),
+}
+
+EPILOG = """examples:
+  clinea match --games 1000 --columns 7 --rows 6
+  clinea <command> --help"""
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    parser = argparse.ArgumentParser(
+        prog="clinea",
+        description="Write, run, judge and train bots for C en linea (generalised Connect-4).",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (_, summary) in COMMANDS.items():
+        commands.add_parser(name, help=summary, add_help=False)
+    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+        parser.parse_args(argv or ["--help"])
+        return 2
+    module = importlib.import_module(COMMANDS[argv[0]][0])
+    return module.main(argv[1:])
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,450 @@
+# cython: boundscheck=False, wraparound=False
+"""The game position: one type for every board size.
+
+Boards whose cells fit a 64-bit word (columns * (rows + 1) <= 64) keep the
+position as two bitboards; larger ones keep a cell array. Both paths sit
+behind the same methods, so players, the solver, the judge and training never
+need to know which one they hold.
+"""
+import os
+import sys
+
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport uint8_t, uint16_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from clinea.core.bitboard cimport (
+    BitPosition, Geometry, bit_can_play, bit_key, bit_play, bottom_cell,
+    column_cells, has_alignment,
+)
+from clinea.core.rng cimport Rng, rng_next, rng_seed
+
+MAX_SIDE = 128
+"""Largest number of columns or rows a board may have."""
+MAX_TOKENS = 1 << 30
+"""Largest c or p accepted (anything above the board's size behaves the same)."""
+
+cdef enum:
+    C_MAX_SIDE = 128
+
+# One random word per (cell, player) for Zobrist keys on the generic path.
+cdef uint64_t ZOBRIST[C_MAX_SIDE * C_MAX_SIDE * 2]
+
+
+cdef void _fill_zobrist():
+    cdef Rng rng
+    rng_seed(&rng, 0x636C696E6561)  # fixed, so keys are stable across runs
+    for i in range(C_MAX_SIDE * C_MAX_SIDE * 2):
+        ZOBRIST[i] = rng_next(&rng)
+
+
+_fill_zobrist()
+
+
+class IllegalMove(ValueError):
+    """A column that cannot be played now: out of range, full, or the game is over."""
+
+
+def _check_range(name: str, value, low: int, high: int) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
+    if not low <= value <= high:
+        raise ValueError(f"{name}={value} is out of range: allowed {low}..{high}")
+    return value
+
+
+cdef class Board:
+    """A position of C en linea: `columns` x `rows`, `c` in a row wins,
+    `p` tokens per player (default: enough to fill the board).
+
+    Columns are 0-based. Player 0 moves first, player 1 second.
+    """
+
+    def __cinit__(self, columns=7, rows=6, c=4, p=None):
+        columns = _check_range("columns", columns, 1, MAX_SIDE)
+        rows = _check_range("rows", rows, 1, MAX_SIDE)
+        c = _check_range("c", c, 1, MAX_TOKENS)
+        if p is None:
+            p = (columns * rows + 1) // 2
+        p = _check_range("p", p, 1, MAX_TOKENS)
+        cdef Geometry* g = &self.g
+        g.columns = columns
+        g.rows = rows
+        g.c = c
+        g.p = p
+        g.max_moves = min(2 * p, columns * rows)
+        g.stride = rows + 1
+        g.bitboard = columns * (rows + 1) <= 64
+        g.vertical_wins = c <= rows
+        g.horizontal_wins = c <= columns
+        g.diagonal_wins = c <= min(columns, rows)
+        g.bottom = 0
+        g.cells = 0
+        if g.bitboard:
+            for col in range(columns):
+                g.bottom |= bottom_cell(g, col)
+                g.cells |= column_cells(g, col)
+        cdef int ncells = columns * rows
+        self.cells = <uint8_t*>PyMem_Malloc(ncells * sizeof(uint8_t))
+        self.heights = <int*>PyMem_Malloc(columns * sizeof(int))
+        self.history = <uint16_t*>PyMem_Malloc(ncells * sizeof(uint16_t))
+        if not self.cells or not self.heights or not self.history:
+            raise MemoryError()
+        memset(self.cells, 0, ncells * sizeof(uint8_t))
+        memset(self.heights, 0, columns * sizeof(int))
+        self.bits.current = 0
+        self.bits.mask = 0
+        self.bits.moves = 0
+        self.moves_played = 0
+        self.winner_ = -1
+        self.zobrist = 0
+
+    def __dealloc__(self):
+        PyMem_Free(self.cells)
+        PyMem_Free(self.heights)
+        PyMem_Free(self.history)
+
+    # ------------------------------------------------------------------ C API
+
+    cdef bint c_can_play(self, int col) noexcept nogil:
+        return 0 <= col < self.g.columns and self.heights[col] < self.g.rows
+
+    cdef int c_legal_columns(self, int* out) noexcept nogil:
+        """Writes the playable columns to `out`; returns how many (0 once the game is over)."""
+        cdef int n = 0
+        if self.c_is_over():
+            return 0
+        for col in range(self.g.columns):
+            if self.heights[col] < self.g.rows:
+                out[n] = col
+                n += 1
+        return n
+
+    cdef void c_play(self, int col) noexcept nogil:
+        """Plays `col` for the side to move. The caller has checked legality."""
+        cdef int row = self.heights[col]
+        cdef int who = self.moves_played & 1
+        if self.g.bitboard:
+            bit_play(&self.g, &self.bits, col)
+            # after the move, the mover's stones are the ones not in `current`
+            if has_alignment(&self.g, self.bits.current ^ self.bits.mask):
+                self.winner_ = who
+        else:
+            self.cells[col * self.g.rows + row] = who + 1
+            self.zobrist ^= ZOBRIST[(col * C_MAX_SIDE + row) * 2 + who]
+            if self.c_grid_aligned(col, row):
+                self.winner_ = who
+        self.heights[col] = row + 1
+        self.history[self.moves_played] = col
+        self.moves_played += 1
+
+    cdef void c_undo(self) noexcept nogil:
+        """Takes back the last move. The caller has checked there is one."""
+        self.moves_played -= 1
+        cdef int col = self.history[self.moves_played]
+        cdef int row = self.heights[col] - 1
+        cdef int who = self.moves_played & 1
+        self.heights[col] = row
+        if self.g.bitboard:
+            self.bits.mask ^= bottom_cell(&self.g, col) << row
+            self.bits.current ^= self.bits.mask
+            self.bits.moves -= 1
+        else:
+            self.cells[col * self.g.rows + row] = 0
+            self.zobrist ^= ZOBRIST[(col * C_MAX_SIDE + row) * 2 + who]
+        # play never continues after a win, so the earlier position had none
+        self.winner_ = -1
+
+    cdef bint c_is_over(self) noexcept nogil:
+        return self.winner_ >= 0 or self.moves_played >= self.g.max_moves
+
+    cdef bint c_wins_with(self, int col) noexcept nogil:
+        """Whether the side to move wins at once by playing `col` (assumed legal)."""
+        cdef int row = self.heights[col]
+        cdef bint wins
+        cdef BitPosition after
+        if self.g.bitboard:
+            after = self.bits
+            bit_play(&self.g, &after, col)
+            return has_alignment(&self.g, after.current ^ after.mask)
+        self.cells[col * self.g.rows + row] = (self.moves_played & 1) + 1
+        wins = self.c_grid_aligned(col, row)
+        self.cells[col * self.g.rows + row] = 0
+        return wins
+
+    cdef uint64_t c_key(self) noexcept nogil:
+        if self.g.bitboard:
+            return bit_key(&self.bits)
+        return self.zobrist
+
+    cdef bint c_grid_aligned(self, int col, int row) noexcept nogil:
+        """Whether the stone at (col, row) is part of c in a row: O(c)."""
+        cdef int rows = self.g.rows
+        cdef int columns = self.g.columns
+        cdef uint8_t who = self.cells[col * rows + row]
+        cdef int dcol, drow, d, x, y, run
+        cdef int directions[4][2]
+        directions[0][0] = 1; directions[0][1] = 0
+        directions[1][0] = 0; directions[1][1] = 1
+        directions[2][0] = 1; directions[2][1] = 1
+        directions[3][0] = 1; directions[3][1] = -1
+        for d in range(4):
+            dcol = directions[d][0]
+            drow = directions[d][1]
+            run = 1
+            x = col + dcol
+            y = row + drow
+            while run < self.g.c and 0 <= x < columns and 0 <= y < rows and self.cells[x * rows + y] == who:
+                run += 1
+                x += dcol
+                y += drow
+            x = col - dcol
+            y = row - drow
+            while run < self.g.c and 0 <= x < columns and 0 <= y < rows and self.cells[x * rows + y] == who:
+                run += 1
+                x -= dcol
+                y -= drow
+            if run >= self.g.c:
+                return True
+        return False
+
+    # ------------------------------------------------------------- Python API
+
+    @property
+    def columns(self) -> int:
+        return self.g.columns
+
+    @property
+    def rows(self) -> int:
+        return self.g.rows
+
+    @property
+    def c(self) -> int:
+        return self.g.c
+
+    @property
+    def p(self) -> int:
+        return self.g.p
+
+    @property
+    def max_moves(self) -> int:
+        """Moves after which the game is a draw if nobody has won: min(2p, cells)."""
+        return self.g.max_moves
+
+    @property
+    def is_bitboard(self) -> bool:
+        """Whether this position is held as 64-bit bitboards (else as a cell array)."""
+        return self.g.bitboard
+
+    @property
+    def moves_played(self) -> int:
+        return self.moves_played
+
+    @property
+    def side_to_move(self) -> int:
+        """0 if the first player is to move, 1 for the second."""
+        return self.moves_played & 1
+
+    def legal_columns(self) -> list[int]:
+        """Playable columns, left to right; empty once the game is over."""
+        if self.c_is_over():
+            return []
+        return [col for col in range(self.g.columns) if self.heights[col] < self.g.rows]
+
+    def can_play(self, col) -> bool:
+        """Whether `col` is a legal move now."""
+        return (isinstance(col, int) and not self.c_is_over()
+                and self.c_can_play(col))
+
+    def _check_playable(self, col):
+        if isinstance(col, bool) or not isinstance(col, int):
+            raise IllegalMove(f"column must be an integer, got {col!r}")
+        if self.c_is_over():
+            raise IllegalMove(f"column {col}: the game is already over")
+        if not 0 <= col < self.g.columns:
+            raise IllegalMove(f"column {col} is out of range: allowed 0..{self.g.columns - 1}")
+        if self.heights[col] >= self.g.rows:
+            raise IllegalMove(f"column {col} is full")
+
+    def play(self, col) -> None:
+        """Drops a token of the side to move in `col` (0-based).
+
+        Raises IllegalMove (a ValueError) and leaves the board unchanged if the
+        column is out of range or full, or the game is over."""
+        self._check_playable(col)
+        self.c_play(col)
+
+    def undo(self) -> int:
+        """Takes back the last move and returns its column."""
+        if self.moves_played == 0:
+            raise IllegalMove("no move to undo")
+        col = self.history[self.moves_played - 1]
+        self.c_undo()
+        return col
+
+    def is_winning_move(self, col) -> bool:
+        """Whether the side to move wins at once by playing `col` (which must be legal)."""
+        self._check_playable(col)
+        return self.c_wins_with(col)
+
+    def last_move_won(self) -> bool:
+        """Whether the last move made c in a row."""
+        return self.winner_ >= 0
+
+    @property
+    def winner(self):
+        """0 or 1 for the player who has won, None while nobody has."""
+        return None if self.winner_ < 0 else self.winner_
+
+    def is_draw(self) -> bool:
+        """Nobody won and the tokens ran out or the board is full."""
+        return self.winner_ < 0 and self.moves_played >= self.g.max_moves
+
+    def is_over(self) -> bool:
+        return self.c_is_over()
+
+    def key(self) -> int:
+        """A 64-bit key of the position, for transposition tables."""
+        return self.c_key()
+
+    def height(self, col: int) -> int:
+        """Number of stones in `col`."""
+        if not 0 <= col < self.g.columns:
+            raise IndexError(f"column {col} is out of range: allowed 0..{self.g.columns - 1}")
+        return self.heights[col]
+
+    def cell(self, col: int, row: int) -> int:
+        """0 if empty, 1 for a stone of the first player, 2 for the second; row 0 is the bottom."""
+        if not (0 <= col < self.g.columns and 0 <= row < self.g.rows):
+            raise IndexError(f"cell ({col}, {row}) is off the {self.g.columns}x{self.g.rows} board")
+        cdef uint64_t bit
+        if self.g.bitboard:
+            bit = bottom_cell(&self.g, col) << row
+            if not self.bits.mask & bit:
+                return 0
+            # `current` holds the side to move's stones
+            return 1 + (self.moves_played & 1) if self.bits.current & bit else 2 - (self.moves_played & 1)
+        return self.cells[col * self.g.rows + row]
+
+    def grid(self) -> list[list[int]]:
+        """The board as rows of cell values (see `cell`), bottom row first."""
+        return [[self.cell(col, row) for col in range(self.g.columns)] for row in range(self.g.rows)]
+
+    def moves(self) -> list[int]:
+        """Columns played so far, 0-based, in order."""
+        return [self.history[i] for i in range(self.moves_played)]
+
+    def copy(self) -> "Board":
+        cdef Board other = Board.__new__(Board, self.g.columns, self.g.rows, self.g.c, self.g.p)
+        cdef int ncells = self.g.columns * self.g.rows
+        other.bits = self.bits
+        memcpy(other.cells, self.cells, ncells * sizeof(uint8_t))
+        memcpy(other.heights, self.heights, self.g.columns * sizeof(int))
+        memcpy(other.history, self.history, self.moves_played * sizeof(uint16_t))
+        other.moves_played = self.moves_played
+        other.winner_ = self.winner_
+        other.zobrist = self.zobrist
+        return other
+
+    def __copy__(self):
+        return self.copy()
+
+    def __reduce__(self):
+        return (_rebuild, (self.g.columns, self.g.rows, self.g.c, self.g.p, self.moves()))
+
+    def __eq__(self, other):
+        if not isinstance(other, Board):
+            return NotImplemented
+        return (self.geometry() == other.geometry() and self.moves_played == other.moves_played
+                and self.grid() == other.grid())
+
+    __hash__ = None
+
+    def geometry(self) -> tuple[int, int, int, int]:
+        """(columns, rows, c, p)."""
+        return (self.g.columns, self.g.rows, self.g.c, self.g.p)
+
+    # ------------------------------------------------------ move sequences
+
+    def play_moves(self, moves) -> "Board":
+        """Plays 0-based columns in order; on an illegal one, raises naming its
+        position and leaves the board as it was before the call."""
+        start = self.moves_played
+        for index, col in enumerate(moves):
+            try:
+                self.play(col)
+            except IllegalMove as error:
+                while self.moves_played > start:
+                    self.c_undo()
+                raise IllegalMove(f"move {index + 1}: {error}") from None
+        return self
+
+    @classmethod
+    def from_moves(cls, moves, columns=7, rows=6, c=4, p=None) -> "Board":
+        """A board after the 0-based `moves`."""
+        return cls(columns, rows, c, p).play_moves(moves)
+
+    @classmethod
+    def from_string(cls, text: str, columns=7, rows=6, c=4, p=None) -> "Board":
+        """A board after the 1-based moves in `text`: digits ("4453", the
+        notation of the standard test files) or, for boards wider than 9
+        columns, numbers separated by commas or spaces ("10,3,4")."""
+        return cls(columns, rows, c, p).play_moves(parse_moves(text, columns))
+
+    def to_string(self) -> str:
+        """The moves in the notation `from_string` reads."""
+        if self.g.columns <= 9:
+            return "".join(str(col + 1) for col in self.moves())
+        return ",".join(str(col + 1) for col in self.moves())
+
+    # ------------------------------------------------------------ rendering
+
+    def render(self, color=None) -> str:
+        """The board as text, top row first; `color` None means: colour when
+        stdout is a terminal and NO_COLOR is not set."""
+        if color is None:
+            color = sys.stdout.isatty() and "NO_COLOR" not in os.environ
+        if color:
+            stones = (".", "\x1b[1;34mX\x1b[0m", "\x1b[1;31mO\x1b[0m")
+        else:
+            stones = (".", "X", "O")
+        width = len(str(self.g.columns - 1))
+        pad = " " * (width - 1)  # every stone shows as one character
+        lines = []
+        for row in reversed(range(self.g.rows)):
+            lines.append(" ".join(pad + stones[self.cell(col, row)] for col in range(self.g.columns)))
+        lines.append(" ".join(str(col).rjust(width) for col in range(self.g.columns)))
+        return "\n".join(lines)
+
+    def __str__(self):
+        return self.render(color=False)
+
+    def __repr__(self):
+        return (f"Board(columns={self.g.columns}, rows={self.g.rows}, c={self.g.c}, "
+                f"p={self.g.p}, moves={self.to_string()!r})")
+
+
+def _rebuild(columns, rows, c, p, moves):
+    return Board.from_moves(moves, columns, rows, c, p)
+
+
+def parse_moves(text: str, columns: int) -> list[int]:
+    """1-based move text to 0-based columns. Digits when there are no
+    separators, else comma/space separated numbers. Raises ValueError naming
+    the offending position."""
+    text = text.strip()
+    if not text:
+        return []
+    if "," in text or " " in text:
+        tokens = [t for t in text.replace(",", " ").split()]
+    else:
+        tokens = list(text)
+    moves = []
+    for index, token in enumerate(tokens):
+        if not token.isdigit():
+            raise ValueError(f"move {index + 1}: {token!r} is not a column number")
+        col = int(token)
+        if not 1 <= col <= columns:
+            raise ValueError(f"move {index + 1}: column {col} is out of range: allowed 1..{columns}")
+        moves.append(col - 1)
+    return moves

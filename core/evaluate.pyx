@@ -1,0 +1,252 @@
+# cython: boundscheck=False, wraparound=False
+"""A weighted evaluation of C en linea positions, in the style of the
+Connect-4 reports: consecutive tokens, possible alignments, central tokens,
+diagonals, plus threat cells and their row parity for the strong player.
+
+One pass per direction slides a window of c cells along every line of the
+board, so the cost is O(4 * cells) on any board size; bitboards are first
+unpacked into a small cell grid so both board representations share it.
+"""
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport uint8_t, uint64_t
+from libc.string cimport memset
+
+from clinea.core.board cimport Board
+from clinea.core.bitboard cimport bottom_cell
+
+FEATURES = ("consecutive", "alignments", "weighted", "central", "diagonals",
+            "threats", "good_threats")
+"""Names of the features, in weight order."""
+
+REPORT_WEIGHTS = (2, 1, 3, 4, 1, 0, 0)
+"""The evaluator player's default: the report's four ingredients, no threats."""
+
+STRONG_WEIGHTS = (1, 1, 2, 3, 1, 24, 16)
+"""The strong player's default: windows and centre, dominated by threats."""
+
+# The four line directions (dcol, drow): horizontal, vertical, two diagonals.
+cdef int DCOL[4]
+cdef int DROW[4]
+DCOL[:] = [1, 0, 1, 1]
+DROW[:] = [0, 1, 1, -1]
+
+
+cdef uint8_t cell_of(Board board, int col, int row) noexcept nogil:
+    """0 empty, 1 first player, 2 second, on either representation."""
+    cdef uint64_t bit
+    if not board.g.bitboard:
+        return board.cells[col * board.g.rows + row]
+    bit = bottom_cell(&board.g, col) << row
+    if not board.bits.mask & bit:
+        return 0
+    # `current` holds the side to move's stones
+    if board.bits.current & bit:
+        return 1 + (board.moves_played & 1)
+    return 2 - (board.moves_played & 1)
+
+
+cdef inline int tokens_left(Board board, int side) noexcept nogil:
+    cdef int placed = (board.moves_played + 1 - side) >> 1
+    return board.g.p - placed
+
+
+cdef int threats_created(Board board, int col) noexcept nogil:
+    """Windows through the cell `col` would fill that the side to move would
+    then hold with c - 1 stones and one empty cell: new threats, for move
+    ordering. O(4 c^2) cell reads at worst, no allocation."""
+    cdef int row = board.heights[col]
+    cdef uint8_t me = (board.moves_played & 1) + 1
+    cdef int c = board.g.c
+    cdef int columns = board.g.columns, rows = board.g.rows
+    cdef int d, start, k, x, y, own, empty, found = 0
+    cdef uint8_t v
+    if c < 2:
+        return 0
+    for d in range(4):
+        for start in range(-(c - 1), 1):
+            own = 0
+            empty = 0
+            for k in range(c):
+                x = col + (start + k) * DCOL[d]
+                y = row + (start + k) * DROW[d]
+                if not (0 <= x < columns and 0 <= y < rows):
+                    own = -1
+                    break
+                if start + k == 0:
+                    continue  # the cell being played: counts as own
+                v = cell_of(board, x, y)
+                if v == me:
+                    own += 1
+                elif v == 0:
+                    empty += 1
+                else:
+                    own = -1
+                    break
+            if own == c - 2 and empty == 1:
+                found += 1
+    return found
+
+
+cdef class Evaluation:
+    """Features and weighted score of a position for the side to move.
+
+    `weights` is a sequence of len(FEATURES) integers; the score is
+    sum(w[i] * (mine[i] - theirs[i])). A window (c cells in a line) counts
+    for a side only when it holds none of the opponent's stones and the side
+    still has the tokens to complete it (the p limit)."""
+
+    def __cinit__(self, weights=REPORT_WEIGHTS):
+        self.grid = NULL
+        self.threat_mark = NULL
+        self.marked = NULL
+        self.capacity = 0
+        self.set_weights(weights)
+
+    def __dealloc__(self):
+        PyMem_Free(self.grid)
+        PyMem_Free(self.threat_mark)
+        PyMem_Free(self.marked)
+
+    def set_weights(self, weights) -> None:
+        weights = list(weights)
+        if len(weights) != N_FEATURES:
+            raise ValueError(f"weights: got {len(weights)} numbers, expected {N_FEATURES} "
+                             f"({', '.join(FEATURES)})")
+        for i, w in enumerate(weights):
+            if isinstance(w, bool) or not isinstance(w, int) or not -10000 <= w <= 10000:
+                raise ValueError(f"weight {FEATURES[i]}={w!r} is out of range: "
+                                 f"allowed integers -10000..10000")
+            self.w[i] = w
+
+    @property
+    def weights(self) -> tuple:
+        return tuple(self.w[i] for i in range(N_FEATURES))
+
+    def prepare(self, Board board) -> None:
+        """Sizes the scratch buffers for `board`'s geometry; the C entry
+        points assume it was called (the Python ones call it)."""
+        cdef int cells = board.g.columns * board.g.rows
+        if cells <= self.capacity:
+            return
+        PyMem_Free(self.grid)
+        PyMem_Free(self.threat_mark)
+        PyMem_Free(self.marked)
+        self.grid = <uint8_t*>PyMem_Malloc(cells)
+        self.threat_mark = <uint8_t*>PyMem_Malloc(cells)
+        self.marked = <int*>PyMem_Malloc(cells * sizeof(int))
+        if not self.grid or not self.threat_mark or not self.marked:
+            self.capacity = 0
+            raise MemoryError()
+        memset(self.threat_mark, 0, cells)
+        self.capacity = cells
+
+    cdef const uint8_t* c_cells(self, Board board) noexcept nogil:
+        cdef int col, row, rows = board.g.rows
+        if not board.g.bitboard:
+            return board.cells
+        for col in range(board.g.columns):
+            for row in range(rows):
+                self.grid[col * rows + row] = cell_of(board, col, row)
+        return self.grid
+
+    cdef void c_count(self, Board board) noexcept nogil:
+        """Fills self.counts[side][feature] for `board`."""
+        cdef const uint8_t* cells = self.c_cells(board)
+        cdef int columns = board.g.columns, rows = board.g.rows, c = board.g.c
+        cdef int left[2]
+        cdef int d, dc, dr, sc, sr, x, y, i, tail, s, k, cell, tcell
+        cdef int n[3]
+        cdef long empty_sum
+        cdef uint8_t v, prev
+        cdef int nmarked = 0
+        left[0] = tokens_left(board, 0)
+        left[1] = tokens_left(board, 1)
+        memset(self.counts, 0, sizeof(self.counts))
+        for d in range(4):
+            dc = DCOL[d]
+            dr = DROW[d]
+            # every line starts on a cell whose predecessor is off the board
+            for sc in range(columns):
+                for sr in range(rows):
+                    x = sc - dc
+                    y = sr - dr
+                    if 0 <= x < columns and 0 <= y < rows:
+                        continue
+                    n[0] = 0; n[1] = 0; n[2] = 0
+                    empty_sum = 0
+                    prev = 0
+                    x = sc
+                    y = sr
+                    i = 0
+                    while 0 <= x < columns and 0 <= y < rows:
+                        cell = x * rows + y
+                        v = cells[cell]
+                        if v != 0 and v == prev:
+                            self.counts[v - 1][F_CONSECUTIVE] += 1
+                        prev = v
+                        n[v] += 1
+                        if v == 0:
+                            empty_sum += cell
+                        if i >= c:
+                            # drop the cell that left the window
+                            tail = (x - c * dc) * rows + (y - c * dr)
+                            n[cells[tail]] -= 1
+                            if cells[tail] == 0:
+                                empty_sum -= tail
+                        if i >= c - 1:
+                            for s in range(2):
+                                k = n[s + 1]
+                                if k == 0 or n[2 - s] != 0 or c - k > left[s]:
+                                    continue
+                                self.counts[s][F_ALIGNMENTS] += 1
+                                self.counts[s][F_WEIGHTED] += k * k
+                                if dc != 0 and dr != 0:
+                                    self.counts[s][F_DIAGONALS] += 1
+                                if k == c - 1:
+                                    # one empty cell: the sum of empties is its index
+                                    tcell = <int>empty_sum
+                                    if not self.threat_mark[tcell]:
+                                        self.marked[nmarked] = tcell
+                                        nmarked += 1
+                                    if not self.threat_mark[tcell] & (1 << s):
+                                        self.threat_mark[tcell] |= 1 << s
+                                        self.counts[s][F_THREATS] += 1
+                                        # first player's good rows are the odd
+                                        # ones counting from 1, i.e. even indices
+                                        if (tcell % rows) % 2 == s:
+                                            self.counts[s][F_GOOD_THREATS] += 1
+                        x += dc
+                        y += dr
+                        i += 1
+        for i in range(nmarked):
+            self.threat_mark[self.marked[i]] = 0
+        # central column(s): one on odd widths, two on even
+        for x in range((columns - 1) // 2, columns // 2 + 1):
+            for y in range(board.heights[x]):
+                self.counts[cells[x * rows + y] - 1][F_CENTRAL] += 1
+
+    cdef int c_evaluate(self, Board board) noexcept nogil:
+        cdef int me = board.moves_played & 1
+        cdef long score = 0
+        cdef int f
+        self.c_count(board)
+        for f in range(N_FEATURES):
+            score += self.w[f] * (self.counts[me][f] - self.counts[1 - me][f])
+        # huge boards with a long c could overflow an int and reach the
+        # search's win scores: keep evaluations strictly below them
+        if score > EVAL_LIMIT:
+            return EVAL_LIMIT
+        if score < -EVAL_LIMIT:
+            return -EVAL_LIMIT
+        return <int>score
+
+    def features(self, Board board) -> tuple:
+        """(first player's counts, second player's counts), each a dict by feature name."""
+        self.prepare(board)
+        self.c_count(board)
+        return tuple({FEATURES[f]: self.counts[s][f] for f in range(N_FEATURES)} for s in range(2))
+
+    def evaluate(self, Board board) -> int:
+        """The weighted score for the side to move (positive: good for it)."""
+        self.prepare(board)
+        return self.c_evaluate(board)

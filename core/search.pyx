@@ -1,0 +1,383 @@
+# cython: boundscheck=False, wraparound=False
+"""Depth-limited alpha-beta over the weighted evaluation.
+
+Two searches share one object:
+- `plain`: textbook negamax alpha-beta to a fixed depth, for the evaluator
+  player; its value equals plain minimax with the same evaluation.
+- `negamax` (driven by `think`): the strong player's iterative deepening with
+  a transposition table, move ordering (TT move, threats created, history,
+  centre), immediate-win / forced-reply / non-losing-move pruning, and a
+  node or clock budget that aborts the running iteration.
+
+Scores are for the side to move: a win on the move at ply q from the root
+scores WIN - q - 1 (faster wins score higher), a draw 0.
+"""
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport uint64_t
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from clinea.core.board cimport Board
+from clinea.core.bitboard cimport bottom_cell, column_cells, has_alignment
+from clinea.core.evaluate cimport Evaluation, threats_created
+
+from clinea.core.evaluate import STRONG_WEIGHTS
+
+WIN_SCORE = WIN
+"""Scores at or beyond +-MATE_SCORE are proven wins or losses."""
+MATE_SCORE = MATE_BOUND
+
+
+cdef double now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef bint opponent_wins_at(Board b, int col, int row) noexcept nogil:
+    """Whether the side NOT to move would make c in a row with a stone on
+    (col, row), an empty cell; the board is left unchanged."""
+    cdef uint64_t cell
+    cdef bint wins
+    if b.g.bitboard:
+        cell = bottom_cell(&b.g, col) << row
+        return has_alignment(&b.g, (b.bits.current ^ b.bits.mask) | cell)
+    b.cells[col * b.g.rows + row] = 2 - (b.moves_played & 1)
+    wins = b.c_grid_aligned(col, row)
+    b.cells[col * b.g.rows + row] = 0
+    return wins
+
+
+cdef inline int centrality(int col, int columns) noexcept nogil:
+    return columns - abs(2 * col - (columns - 1))
+
+
+cdef class Search:
+    """Alpha-beta searches with an `Evaluation`; counts nodes.
+
+    `weights`: the evaluation's weights (see clinea.core.evaluate.FEATURES).
+    `tt_log2`: the transposition table holds 2**tt_log2 entries of 16 bytes
+    (only `think` uses it)."""
+
+    def __cinit__(self, weights=STRONG_WEIGHTS, int tt_log2=20):
+        if not 0 <= tt_log2 <= 30:
+            raise ValueError(f"tt_log2={tt_log2} is out of range: allowed 0..30")
+        self.ev = Evaluation(weights)
+        self.tt = <TTEntry*>PyMem_Malloc((<size_t>1 << tt_log2) * sizeof(TTEntry))
+        if not self.tt:
+            raise MemoryError()
+        self.tt_mask = (<uint64_t>1 << tt_log2) - 1
+        self.tt_geometry = None
+        self.clear()
+
+    def __dealloc__(self):
+        PyMem_Free(self.tt)
+
+    def clear(self) -> None:
+        """Forgets the transposition table and the move history."""
+        memset(self.tt, 0, (self.tt_mask + 1) * sizeof(TTEntry))
+        memset(self.history, 0, sizeof(self.history))
+
+    @property
+    def nodes(self) -> int:
+        """Nodes visited by the last call."""
+        return self.nodes
+
+    @property
+    def evaluation(self) -> Evaluation:
+        return self.ev
+
+    cdef void _start(self, Board board, double time_limit, long long max_nodes) except *:
+        if board.c_is_over():
+            raise ValueError("the game is over: there is no move to search")
+        self.ev.prepare(board)
+        self.nodes = 0
+        self.aborted = False
+        self.max_nodes = max_nodes
+        self.deadline = now() + time_limit if time_limit > 0 else 0.0
+        # the clock is read every few nodes: more often where nodes are costly
+        self.check_mask = 1023 if board.g.bitboard else 15
+
+    cdef bint out_of_budget(self) noexcept nogil:
+        if self.max_nodes > 0 and self.nodes >= self.max_nodes:
+            self.aborted = True
+        elif self.deadline > 0 and (self.nodes & self.check_mask) == 0 and now() >= self.deadline:
+            self.aborted = True
+        return self.aborted
+
+    # ------------------------------------------------------- plain alpha-beta
+
+    cdef int plain(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil:
+        cdef int moves[MAX_COLUMNS]
+        cdef int n, i, j, value, best
+        self.nodes += 1
+        if b.winner_ >= 0:
+            return -(WIN - ply)
+        if b.moves_played >= b.g.max_moves:
+            return 0
+        if depth <= 0:
+            return self.ev.c_evaluate(b)
+        n = b.c_legal_columns(moves)
+        # centre first: cheaper cut-offs, same value
+        for i in range(1, n):
+            j = i
+            while j > 0 and centrality(moves[j], b.g.columns) > centrality(moves[j - 1], b.g.columns):
+                moves[j], moves[j - 1] = moves[j - 1], moves[j]
+                j -= 1
+        best = -INFINITE
+        for i in range(n):
+            b.c_play(moves[i])
+            value = -self.plain(b, depth - 1, -beta, -alpha, ply + 1)
+            b.c_undo()
+            if value > best:
+                best = value
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                break
+        return best
+
+    def value(self, Board board, int depth) -> int:
+        """The depth-limited negamax value of `board` for the side to move."""
+        if depth < 0:
+            raise ValueError(f"depth={depth} is out of range: allowed 0 or more")
+        self._start(board, 0.0, 0)
+        cdef Board b = board.copy()
+        with nogil:
+            value = self.plain(b, depth, -INFINITE, INFINITE, 0)
+        return value
+
+    def best_move(self, Board board, int depth) -> tuple:
+        """(column, value) of the plain alpha-beta to `depth` plies (>= 1);
+        ties go to the most central column."""
+        if depth < 1:
+            raise ValueError(f"depth={depth} is out of range: allowed 1 or more")
+        self._start(board, 0.0, 0)
+        cdef Board b = board.copy()
+        cdef int moves[MAX_COLUMNS]
+        cdef int n = b.c_legal_columns(moves)
+        cdef int i, value, best = -INFINITE, best_col = moves[0]
+        order = sorted(range(n), key=lambda k: -centrality(moves[k], b.g.columns))
+        for i in order:
+            b.c_play(moves[i])
+            value = -self.plain(b, depth - 1, -INFINITE, -best, 1)
+            b.c_undo()
+            if value > best:
+                best = value
+                best_col = moves[i]
+        return best_col, best
+
+    # ----------------------------------------------------------- strong search
+
+    cdef int candidates(self, Board b, int* out, int* outcome) noexcept nogil:
+        """The moves worth searching. `outcome` tells why there is only one:
+        0 normal; 1 out[0] wins at once; 2 every move loses at once (out[0]
+        is some legal move); 3 the game ends after this move in a draw."""
+        cdef int legal[MAX_COLUMNS]
+        cdef int n = b.c_legal_columns(legal)
+        cdef int i, col, k = 0, threats = 0, forced = -1
+        cdef bint reply = b.moves_played + 2 <= b.g.max_moves
+        outcome[0] = 0
+        for i in range(n):
+            if b.c_wins_with(legal[i]):
+                out[0] = legal[i]
+                outcome[0] = 1
+                return 1
+        if not reply:
+            out[0] = legal[0]
+            outcome[0] = 3
+            return 1
+        for i in range(n):
+            if opponent_wins_at(b, legal[i], b.heights[legal[i]]):
+                threats += 1
+                forced = legal[i]
+        if threats >= 2:
+            out[0] = forced
+            outcome[0] = 2
+            return 1
+        for i in range(n):
+            col = legal[i]
+            if forced >= 0 and col != forced:
+                continue
+            # a stone under an opponent's winning cell hands it the win
+            if b.heights[col] + 1 < b.g.rows and opponent_wins_at(b, col, b.heights[col] + 1):
+                continue
+            out[k] = col
+            k += 1
+        if k == 0:
+            out[0] = forced if forced >= 0 else legal[0]
+            outcome[0] = 2
+            return 1
+        return k
+
+    cdef void order(self, Board b, int* moves, int n, int first, int depth) noexcept nogil:
+        """Sorts moves best-first: `first` (the TT move), then threats
+        created, then history, then centrality."""
+        cdef long keys[MAX_COLUMNS]
+        cdef int i, j, side = b.moves_played & 1
+        cdef long key
+        cdef int move
+        for i in range(n):
+            keys[i] = self.history[side][moves[i]] * 256 + centrality(moves[i], b.g.columns)
+            if depth >= 2:
+                keys[i] += (<long>threats_created(b, moves[i])) << 40
+            if moves[i] == first:
+                keys[i] = (<long>1) << 60
+        for i in range(1, n):
+            key = keys[i]
+            move = moves[i]
+            j = i
+            while j > 0 and keys[j - 1] < key:
+                keys[j] = keys[j - 1]
+                moves[j] = moves[j - 1]
+                j -= 1
+            keys[j] = key
+            moves[j] = move
+
+    cdef int negamax(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil:
+        cdef int moves[MAX_COLUMNS]
+        cdef int outcome, n, i, value, best, best_move = -1, tt_move = -1, original_alpha = alpha
+        cdef int side = b.moves_played & 1
+        cdef uint64_t key
+        cdef TTEntry* entry
+        self.nodes += 1
+        if self.out_of_budget():
+            return 0
+        if b.winner_ >= 0:
+            return -(WIN - ply)
+        if b.moves_played >= b.g.max_moves:
+            return 0
+        n = self.candidates(b, moves, &outcome)
+        if outcome == 1:
+            return WIN - ply - 1
+        if outcome == 2:
+            return -(WIN - ply - 2)
+        if outcome == 3:
+            return 0
+        # a forced reply costs no depth: the line stays as deep as it was
+        if n == 1:
+            depth += 1
+        if depth <= 0:
+            return self.ev.c_evaluate(b)
+        key = b.c_key()
+        entry = &self.tt[key & self.tt_mask]
+        if entry.key == key and entry.flag != 0:
+            tt_move = entry.move - 1
+            if entry.depth >= depth:
+                value = entry.value
+                # stored relative to the node: back to root distance
+                if value > MATE_BOUND:
+                    value -= ply
+                elif value < -MATE_BOUND:
+                    value += ply
+                if entry.flag == TT_EXACT:
+                    return value
+                if entry.flag == TT_LOWER and value >= beta:
+                    return value
+                if entry.flag == TT_UPPER and value <= alpha:
+                    return value
+        self.order(b, moves, n, tt_move, depth)
+        best = -INFINITE
+        for i in range(n):
+            b.c_play(moves[i])
+            if i == 0:
+                value = -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+            else:
+                # principal variation search: prove the rest worse cheaply
+                value = -self.negamax(b, depth - 1, -alpha - 1, -alpha, ply + 1)
+                if alpha < value < beta and not self.aborted:
+                    value = -self.negamax(b, depth - 1, -beta, -alpha, ply + 1)
+            b.c_undo()
+            if self.aborted:
+                return 0
+            if value > best:
+                best = value
+                best_move = moves[i]
+            if value > alpha:
+                alpha = value
+            if alpha >= beta:
+                self.history[side][moves[i]] += depth * depth
+                if self.history[side][moves[i]] > (1 << 24):
+                    for i in range(MAX_COLUMNS):
+                        self.history[0][i] >>= 1
+                        self.history[1][i] >>= 1
+                break
+        entry.key = key
+        entry.depth = depth
+        entry.move = best_move + 1
+        entry.flag = TT_UPPER if best <= original_alpha else (TT_LOWER if best >= beta else TT_EXACT)
+        value = best
+        if value > MATE_BOUND:
+            value += ply
+        elif value < -MATE_BOUND:
+            value -= ply
+        entry.value = value
+        return best
+
+    def think(self, Board board, double time_limit=0.0, long long max_nodes=0,
+              int max_depth=0) -> dict:
+        """Iterative deepening from `board` until the game's end is in reach,
+        a win or loss is proven, `max_depth` plies (0: no limit), or the
+        budget runs out: `time_limit` seconds (0: none) or `max_nodes` (0:
+        none). An iteration cut short is thrown away, so the move is always
+        that of the last completed one (or the best-ordered safe move).
+
+        Returns {"move", "score", "depth", "nodes", "exact"}; `exact` is True
+        when the score is the game-theoretic one (the search reached every
+        game end or proved a win or loss)."""
+        self._start(board, time_limit, max_nodes)
+        if self.tt_geometry != board.geometry():
+            self.clear()
+            self.tt_geometry = board.geometry()
+        cdef Board b = board.copy()
+        cdef int moves[MAX_COLUMNS]
+        cdef int scores[MAX_COLUMNS]
+        cdef int outcome, n, i, j, depth, value, alpha, best_col, best_score = 0
+        cdef int completed = 0, remaining = b.g.max_moves - b.moves_played
+        cdef double started = now()
+        n = self.candidates(b, moves, &outcome)
+        if outcome != 0 or n == 1:
+            score = {0: 0, 1: WIN - 1, 2: -(WIN - 2), 3: 0}[outcome]
+            return {"move": moves[0], "score": score, "depth": 0, "nodes": 0,
+                    "exact": outcome != 0}
+        self.order(b, moves, n, -1, 2)
+        best_col = moves[0]
+        depth = 0
+        while max_depth == 0 or depth < max_depth:
+            depth += 1
+            alpha = -INFINITE
+            with nogil:
+                for i in range(n):
+                    b.c_play(moves[i])
+                    if i == 0:
+                        value = -self.negamax(b, depth - 1, -INFINITE, INFINITE, 1)
+                    else:
+                        value = -self.negamax(b, depth - 1, -alpha - 1, -alpha, 1)
+                        if value > alpha and not self.aborted:
+                            value = -self.negamax(b, depth - 1, -INFINITE, -alpha, 1)
+                    b.c_undo()
+                    if self.aborted:
+                        break
+                    scores[i] = value
+                    if value > alpha:
+                        alpha = value
+            if self.aborted:
+                break
+            # best first for the next iteration; moves proven worse keep their order
+            for i in range(1, n):
+                j = i
+                while j > 0 and scores[j] > scores[j - 1]:
+                    scores[j], scores[j - 1] = scores[j - 1], scores[j]
+                    moves[j], moves[j - 1] = moves[j - 1], moves[j]
+                    j -= 1
+            best_col = moves[0]
+            best_score = scores[0]
+            completed = depth
+            if abs(best_score) > MATE_BOUND or depth >= remaining:
+                break
+            # an iteration costs several times the previous one: do not
+            # start one that would most likely be thrown away
+            if time_limit > 0 and now() - started > 0.4 * time_limit:
+                break
+        return {"move": best_col, "score": best_score, "depth": completed, "nodes": self.nodes,
+                "exact": completed > 0 and (abs(best_score) > MATE_BOUND or completed >= remaining)}

@@ -1,0 +1,40 @@
+from libc.stdint cimport uint64_t
+
+from clinea.core.board cimport Board
+
+cdef enum:
+    SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
+
+cdef struct Search:
+    # the game, fixed per geometry
+    int columns
+    int rows
+    int c
+    int stride
+    int max_moves
+    int stones_first       # S: the most stones a side can place, = ceil(max_moves / 2)
+    bint vertical
+    bint horizontal
+    bint diagonal
+    uint64_t bottom
+    uint64_t cells
+    int order[SOLVER_MAX_COLUMNS]       # centre-first column order
+    uint64_t column_mask[64]            # bitboard path only
+    # the transposition table: one word per entry, see tt_get/tt_put
+    uint64_t* table
+    int tt_log2
+    uint64_t tt_index_mask
+    # the budget of the current call
+    long long nodes
+    long long max_nodes
+    double deadline        # monotonic seconds, 0 = none
+    bint aborted
+
+cdef class Solver:
+    cdef Search s
+    cdef object geometry_      # (columns, rows, c, p) the table's entries belong to
+    cdef bint force_generic
+    cdef object last_nodes
+
+    cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1
+    cdef object _solve_position(self, Board board, bint weak)

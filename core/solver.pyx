@@ -1,0 +1,536 @@
+# cython: boundscheck=False, wraparound=False
+"""Exact solver: negamax with alpha-beta on the core's positions.
+
+Scores
+------
+A score is the exact game value for the side to move, both sides playing
+perfectly, the winner preferring the fastest win and the loser the slowest
+loss. With ``max_moves = min(2p, columns * rows)`` the first player places at
+most ``S = ceil(max_moves / 2) = min(p, ceil(cells / 2))`` stones and the
+second at most ``floor(max_moves / 2)``. If the winner wins by placing its
+k-th stone, the score is
+
+    +(S + 1 - k)   for the side to move when it is the winner,
+    -(S + 1 - k)   when the opponent is the winner,
+    0              for a draw (tokens run out or the board fills).
+
+On 7x6 with p = 21, S = 21 and this is ``22 - k``: exactly the scores of the
+standard test files (``shared/data/pons``). A win is always worth at least
+1: the first player scores 1 when it wins with its last stone, the second
+player at least ``S + 1 - floor(max_moves / 2)`` (1, or 2 when max_moves is
+odd, since the second player then has one stone fewer). Nobody wins before
+its c-th stone, so every score lies in ``[-(S + 1 - c), S + 1 - c]``, and the
+side to move after n moves has placed ``n // 2`` stones, so it scores at most
+``S - n // 2`` (winning with its next stone).
+
+Weak mode answers only the sign (1 win, 0 draw, -1 loss) with the window
+[-1, 1], which prunes far more.
+
+Search
+------
+Positions on the core's bitboard path are searched on two words (the side
+to move's stones and all stones): "cells that complete a run of c" are found
+bit-parallel per direction, which gives, at every node, immediate wins, the
+opponent's threats, forced replies (one threat: block it; two: lost), moves
+that would let the opponent win at once (playing under its threat), and the
+move order (moves making most threats first, centre-first on ties). The
+value bounds above tighten the window before any move is tried. The score
+itself is found by a sequence of null-window searches, bisecting the
+possible range (biased towards 0, where most scores lie). A transposition
+table of 2**tt_log2 one-word entries keeps upper or lower bounds; bounds are
+true whatever window produced them, so the table is reused across calls,
+weak or strong, as long as the game (columns, rows, c, p) stays the same.
+
+Other boards use a plain negamax over the Board's C API (immediate wins,
+bounds, centre-first order, a table keyed on the Zobrist key): exact but
+slower.
+
+A budget (``max_nodes``, ``time_limit``) aborts a call, which then returns
+None; nothing computed in an aborted subtree reaches the table.
+"""
+from libc.stdint cimport uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
+
+from clinea.core.bitboard cimport popcount
+from clinea.core.board cimport Board
+
+DEFAULT_TT_LOG2 = 23
+"""Default table: 2**23 entries of 8 bytes (64 MB), allocated on first use."""
+
+# ----------------------------------------------------------------- helpers
+
+cdef inline double monotonic() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+cdef inline int win_now(const Search* s, int n) noexcept nogil:
+    """Score when the side to move wins with its next stone."""
+    return s.stones_first - n // 2
+
+
+cdef inline int lose_now(const Search* s, int n) noexcept nogil:
+    """Score when the opponent wins with its next stone."""
+    return -(s.stones_first - (n + 1) // 2)
+
+
+cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
+    """Best score of the side to move when it cannot win with its next stone:
+    a win needs its (placed + 2)-th stone at the earliest and its c-th at
+    least, and that stone must be within the token limit."""
+    cdef int placed = n // 2
+    cdef int k = s.c if s.c > placed + 2 else placed + 2
+    if n + 2 * (k - placed - 1) < s.max_moves:
+        return s.stones_first + 1 - k
+    return 0
+
+
+cdef inline int lower_bound(const Search* s, int n, int first_chance) noexcept nogil:
+    """Worst score of the side to move when the opponent's earliest possible
+    win is its `first_chance`-th next stone (1, or 2 once no move lets it win at once)."""
+    cdef int placed = (n + 1) // 2
+    cdef int k = s.c if s.c > placed + first_chance else placed + first_chance
+    if n + 1 + 2 * (k - placed - 1) < s.max_moves:
+        return -(s.stones_first + 1 - k)
+    return 0
+
+
+cdef inline uint64_t mix(uint64_t x) noexcept nogil:
+    # A bijection (xor-shifts and odd multipliers invert), so the slot plus the
+    # stored high bits identify the key exactly on the bitboard path.
+    x ^= x >> 33
+    x *= <uint64_t>0xFF51AFD7ED558CCD
+    x ^= x >> 33
+    x *= <uint64_t>0xC4CEB9FE1A85EC53
+    x ^= x >> 33
+    return x
+
+
+# Table entry: (mixed key >> tt_log2) << 8 | code. Code 0 is empty; an upper
+# bound v is stored as v + 64, a lower bound as v + 192 (|v| <= 33).
+cdef inline int tt_get(const Search* s, uint64_t key) noexcept nogil:
+    cdef uint64_t h = mix(key)
+    cdef uint64_t e = s.table[h & s.tt_index_mask]
+    if (e >> 8) == (h >> s.tt_log2):
+        return <int>(e & 0xFF)
+    return 0
+
+
+cdef inline void tt_put(Search* s, uint64_t key, int code) noexcept nogil:
+    cdef uint64_t h = mix(key)
+    s.table[h & s.tt_index_mask] = ((h >> s.tt_log2) << 8) | <uint64_t>code
+
+
+cdef inline bint over_budget(Search* s) noexcept nogil:
+    s.nodes += 1
+    if s.max_nodes and s.nodes > s.max_nodes:
+        s.aborted = True
+    elif s.deadline != 0.0 and (s.nodes & 1023) == 0 and monotonic() > s.deadline:
+        s.aborted = True
+    return s.aborted
+
+
+# ------------------------------------------------------- bitboard threats
+
+cdef inline uint64_t runs_through(uint64_t stones, int shift, int c) noexcept nogil:
+    """Cells x with k own stones just before x along `shift` and c-1-k just
+    after, for some k: the cells that would complete a run of c."""
+    cdef uint64_t before[64]
+    cdef uint64_t after[64]
+    cdef uint64_t r = 0
+    cdef int j
+    before[0] = ~(<uint64_t>0)
+    after[0] = ~(<uint64_t>0)
+    for j in range(1, c):
+        before[j] = before[j - 1] & (stones << (j * shift))
+        after[j] = after[j - 1] & (stones >> (j * shift))
+    for j in range(c):
+        r |= before[j] & after[c - 1 - j]
+    return r
+
+
+cdef inline uint64_t runs_through4(uint64_t stones, int s) noexcept nogil:
+    # c = 4 unrolled: the standard game spends most of its time here.
+    cdef uint64_t pair = (stones << s) & (stones << (2 * s))
+    cdef uint64_t r = pair & (stones << (3 * s))
+    r |= pair & (stones >> s)
+    pair = (stones >> s) & (stones >> (2 * s))
+    r |= pair & (stones << s)
+    r |= pair & (stones >> (3 * s))
+    return r
+
+
+cdef inline uint64_t winning_cells(const Search* s, uint64_t stones, uint64_t mask) noexcept nogil:
+    """Empty cells (playable now or not) where `stones` would make c in a row.
+    The direction flags keep every shift below 64 bits."""
+    cdef uint64_t r = 0
+    cdef uint64_t down
+    cdef int j
+    if s.c == 4:
+        if s.vertical:
+            r = (stones << 1) & (stones << 2) & (stones << 3)
+        if s.horizontal:
+            r |= runs_through4(stones, s.stride)
+        if s.diagonal:
+            r |= runs_through4(stones, s.stride - 1)
+            r |= runs_through4(stones, s.stride + 1)
+    elif s.c == 1:
+        r = ~(<uint64_t>0)
+    else:
+        if s.vertical:
+            # only stones below can complete a column
+            down = stones << 1
+            for j in range(2, s.c):
+                down &= stones << j
+            r = down
+        if s.horizontal:
+            r |= runs_through(stones, s.stride, s.c)
+        if s.diagonal:
+            r |= runs_through(stones, s.stride - 1, s.c)
+            r |= runs_through(stones, s.stride + 1, s.c)
+    return r & (s.cells ^ mask)
+
+
+cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, int beta) noexcept nogil:
+    """Negamax on bitboards. Precondition: the game is not over and the side
+    to move (stones `cur`) cannot win with its next stone."""
+    cdef uint64_t possible, opp_win, forced, nonlosing, m, key
+    cdef int lo, hi, code, v, i, j, count, score
+    cdef uint64_t moves[64]
+    cdef int scores[64]
+    if over_budget(s):
+        return 0
+    if n + 1 >= s.max_moves:
+        return 0  # its last stone cannot win, and then the game is over
+    possible = (mask + s.bottom) & s.cells
+    opp_win = winning_cells(s, cur ^ mask, mask)
+    forced = possible & opp_win
+    if forced:
+        if forced & (forced - 1):
+            return lose_now(s, n)  # two threats to block at once
+        possible = forced
+    nonlosing = possible & ~(opp_win >> 1)  # never play under an opponent's winning cell
+    if nonlosing == 0:
+        return lose_now(s, n)
+    if n + 2 >= s.max_moves:
+        return 0  # the opponent's last stone cannot win either
+    lo = lower_bound(s, n, 2)
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha
+    key = cur + mask
+    code = tt_get(s, key)
+    if code:
+        if code >= 128:
+            v = code - 192
+            if alpha < v:
+                alpha = v
+                if alpha >= beta:
+                    return alpha
+        else:
+            v = code - 64
+            if beta > v:
+                beta = v
+                if alpha >= beta:
+                    return beta
+    hi = upper_bound(s, n)
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return beta
+    # Order: most new threats first; a stable insertion keeps centre-first on ties.
+    count = 0
+    for i in range(s.columns):
+        m = nonlosing & s.column_mask[s.order[i]]
+        if m:
+            score = popcount(winning_cells(s, cur | m, mask | m))
+            j = count
+            while j > 0 and scores[j - 1] < score:
+                moves[j] = moves[j - 1]
+                scores[j] = scores[j - 1]
+                j -= 1
+            moves[j] = m
+            scores[j] = score
+            count += 1
+    for i in range(count):
+        m = moves[i]
+        v = -bb_negamax(s, cur ^ mask, mask | m, n + 1, -beta, -alpha)
+        if s.aborted:
+            return 0
+        if v >= beta:
+            tt_put(s, key, v + 192)
+            return v
+        if v > alpha:
+            alpha = v
+    tt_put(s, key, alpha + 64)
+    return alpha
+
+
+cdef int bb_solve(Search* s, uint64_t cur, uint64_t mask, int n, bint weak) noexcept nogil:
+    """Score (weak: its sign) of a position whose game is not over."""
+    cdef uint64_t possible = (mask + s.bottom) & s.cells
+    cdef int lo, hi, med, r
+    if winning_cells(s, cur, mask) & possible:
+        return 1 if weak else win_now(s, n)
+    if n + 1 >= s.max_moves:
+        return 0
+    lo = lower_bound(s, n, 1)
+    hi = upper_bound(s, n)
+    if weak:
+        lo = -1 if lo < -1 else lo
+        hi = 1 if hi > 1 else hi
+    while lo < hi:
+        med = lo + (hi - lo) / 2
+        # probe near 0 first: most positions are decided by a short win or a draw
+        if med <= 0 and lo / 2 < med:
+            med = lo / 2
+        elif med >= 0 and hi / 2 > med:
+            med = hi / 2
+        r = bb_negamax(s, cur, mask, n, med, med + 1)
+        if s.aborted:
+            return 0
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return (lo > 0) - (lo < 0)
+    return lo
+
+
+# ----------------------------------------------------------- generic path
+
+cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
+    """Negamax over the Board's C API. Precondition: the game is not over."""
+    cdef int n = b.moves_played
+    cdef int i, col, lo, hi, code, v
+    cdef uint64_t key
+    if over_budget(s):
+        return 0
+    for i in range(s.columns):
+        col = s.order[i]
+        if b.c_can_play(col) and b.c_wins_with(col):
+            return win_now(s, n)
+    if n + 1 >= s.max_moves:
+        return 0
+    lo = lower_bound(s, n, 1)
+    if alpha < lo:
+        alpha = lo
+        if alpha >= beta:
+            return alpha
+    key = b.c_key()
+    code = tt_get(s, key)
+    if code:
+        if code >= 128:
+            v = code - 192
+            if alpha < v:
+                alpha = v
+                if alpha >= beta:
+                    return alpha
+        else:
+            v = code - 64
+            if beta > v:
+                beta = v
+                if alpha >= beta:
+                    return beta
+    hi = upper_bound(s, n)
+    if beta > hi:
+        beta = hi
+        if alpha >= beta:
+            return beta
+    for i in range(s.columns):
+        col = s.order[i]
+        if not b.c_can_play(col):
+            continue
+        b.c_play(col)
+        v = -gen_negamax(s, b, -beta, -alpha)
+        b.c_undo()
+        if s.aborted:
+            return 0
+        if v >= beta:
+            tt_put(s, key, v + 192)
+            return v
+        if v > alpha:
+            alpha = v
+    tt_put(s, key, alpha + 64)
+    return alpha
+
+
+cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
+    cdef int n = b.moves_played
+    cdef int lo = lower_bound(s, n, 1)
+    cdef int hi = win_now(s, n)
+    cdef int med, r
+    if weak:
+        lo = -1 if lo < -1 else lo
+        hi = 1 if hi > 1 else hi
+    while lo < hi:
+        med = lo + (hi - lo) / 2
+        if med <= 0 and lo / 2 < med:
+            med = lo / 2
+        elif med >= 0 and hi / 2 > med:
+            med = hi / 2
+        r = gen_negamax(s, b, med, med + 1)
+        if s.aborted:
+            return 0
+        if r <= med:
+            hi = r
+        else:
+            lo = r
+    if weak:
+        return (lo > 0) - (lo < 0)
+    return lo
+
+
+# ---------------------------------------------------------------- Python
+
+cdef class Solver:
+    """Exact solver of C en linea positions; see the module docstring for
+    the scores.
+
+    ``Solver(tt_log2=23)``: the transposition table has 2**tt_log2 entries of
+    8 bytes (8..30), allocated on the first call and kept: reuse one Solver
+    for many positions of the same game. ``force_generic=True`` searches
+    bitboard positions with the generic path too (to test one against the
+    other).
+    """
+
+    def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False):
+        if not 8 <= tt_log2 <= 30:
+            raise ValueError(f"tt_log2={tt_log2} is out of range: allowed 8..30")
+        memset(&self.s, 0, sizeof(Search))
+        self.s.tt_log2 = tt_log2
+        self.s.tt_index_mask = ((<uint64_t>1) << tt_log2) - 1
+        self.s.table = NULL
+        self.geometry_ = None
+        self.force_generic = force_generic
+        self.last_nodes = 0
+
+    def __dealloc__(self):
+        free(self.s.table)
+        self.s.table = NULL
+
+    @property
+    def nodes(self) -> int:
+        """Nodes searched by the last call."""
+        return self.s.nodes
+
+    @property
+    def tt_log2(self) -> int:
+        return self.s.tt_log2
+
+    def reset(self) -> None:
+        """Forgets every stored position."""
+        if self.s.table != NULL:
+            memset(self.s.table, 0, sizeof(uint64_t) << self.s.tt_log2)
+
+    cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1:
+        cdef Search* s = &self.s
+        cdef int i, col
+        if max_nodes < 0:
+            raise ValueError(f"max_nodes={max_nodes} is out of range: allowed 0 (no limit) or more")
+        if time_limit < 0:
+            raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
+        if s.table == NULL:
+            s.table = <uint64_t*>calloc((<size_t>1) << s.tt_log2, sizeof(uint64_t))
+            if s.table == NULL:
+                raise MemoryError(f"transposition table of 2**{s.tt_log2} entries")
+        geometry = board.geometry()
+        if geometry != self.geometry_:
+            # same keys mean other positions (or other values) in another game
+            if self.geometry_ is not None:
+                self.reset()
+            self.geometry_ = geometry
+            s.columns = board.g.columns
+            s.rows = board.g.rows
+            s.c = board.g.c
+            s.stride = board.g.stride
+            s.max_moves = board.g.max_moves
+            s.stones_first = (s.max_moves + 1) // 2
+            s.vertical = board.g.vertical_wins
+            s.horizontal = board.g.horizontal_wins
+            s.diagonal = board.g.diagonal_wins
+            s.bottom = board.g.bottom
+            s.cells = board.g.cells
+            # centre first, then outwards, left before right
+            order = sorted(range(s.columns), key=lambda x: (abs(2 * x - (s.columns - 1)), x))
+            for i in range(s.columns):
+                s.order[i] = order[i]
+            if board.g.bitboard:
+                for col in range(s.columns):
+                    s.column_mask[col] = (((<uint64_t>1) << s.rows) - 1) << (col * s.stride)
+        s.nodes = 0
+        s.max_nodes = max_nodes
+        s.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
+        s.aborted = False
+        return 0
+
+    cdef object _solve_position(self, Board board, bint weak):
+        """Score of `board` after _prepare, or None if the budget ran out."""
+        cdef Search* s = &self.s
+        cdef int n = board.moves_played
+        cdef int r
+        cdef Board work
+        if board.winner_ >= 0:
+            # the side to move has lost; the winner placed its last stone
+            return -1 if weak else -(s.stones_first + 1 - (n + 1) // 2)
+        if n >= s.max_moves:
+            return 0
+        if board.g.bitboard and not self.force_generic:
+            with nogil:
+                r = bb_solve(s, board.bits.current, board.bits.mask, n, weak)
+        else:
+            work = board.copy()
+            r = gen_solve(s, work, weak)
+        if s.aborted:
+            return None
+        return r
+
+    def solve(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+        """Exact score of `board` for the side to move (weak: 1 win, 0 draw,
+        -1 loss), or None if `max_nodes` nodes or `time_limit` seconds (0: no
+        limit) ran out first. A finished game scores as the loss it is."""
+        self._prepare(board, max_nodes, time_limit)
+        return self._solve_position(board, weak)
+
+    def analyze(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+        """Score of playing each column, for the side to move (None where the
+        column cannot be played), or None if the budget, shared by all
+        columns, ran out."""
+        self._prepare(board, max_nodes, time_limit)
+        if board.c_is_over():
+            return [None] * board.g.columns
+        cdef Board child = board.copy()
+        cdef int n = board.moves_played
+        scores = []
+        for col in range(board.g.columns):
+            if not board.c_can_play(col):
+                scores.append(None)
+                continue
+            if board.c_wins_with(col):
+                scores.append(1 if weak else win_now(&self.s, n))
+                continue
+            child.c_play(col)
+            value = self._solve_position(child, weak)
+            child.c_undo()
+            if value is None:
+                return None
+            scores.append(-value)
+        return scores
+
+    def best_move(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+        """A column of best score (the most central among equals, left
+        first), or None if the game is over or the budget ran out."""
+        scores = self.analyze(board, weak, max_nodes, time_limit)
+        if scores is None:
+            return None
+        best = None
+        for i in range(board.g.columns):
+            col = self.s.order[i]
+            if scores[col] is not None and (best is None or scores[col] > scores[best]):
+                best = col
+        return best

@@ -13,6 +13,8 @@ from clinea.players.bot import Bot
 
 PLAYERS: dict[str, str] = {
     "random": "clinea.players.random_player:RandomBot",
+    "evaluator": "clinea.players.evaluator_player:EvaluatorBot",
+    "strong": "clinea.players.strong_player:StrongBot",
 }
 
 

@@ -1,0 +1,102 @@
+"""strong: our best player. An exact solve when one fits in its time,
+otherwise iterative-deepening alpha-beta with a transposition table, move
+ordering and a threat-based evaluation, within --time-per-move seconds."""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+
+from clinea.core import Board
+from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
+from clinea.core.search import Search
+from clinea.core.solver import Solver
+from clinea.players.bot import Bot
+from clinea.players.driver import main_for
+
+#: fraction of --time-per-move the search may use, and a fixed reserve for
+#: the driver, the Python layer and a loaded machine
+TIME_FRACTION = 0.8
+TIME_RESERVE = 0.02
+#: remaining moves under which an exact solve is tried first (bitboard games
+#: solve far faster than cell-array ones), and the share of the time it gets
+SOLVE_REMAINING_BITBOARD = 30
+SOLVE_REMAINING_GENERIC = 12
+SOLVE_SHARE = 0.5
+
+
+def move_budget(time_per_move: float) -> float:
+    """Seconds the searches may take for one move of `time_per_move`."""
+    return max(0.005, time_per_move * TIME_FRACTION - TIME_RESERVE)
+
+
+class StrongBot(Bot):
+    """Exact solve when it fits, else iterative-deepening alpha-beta, timed."""
+
+    name = "strong"
+
+    def __init__(self, time_per_move: float = 1.0, weights=STRONG_WEIGHTS, tt_log2: int = 20,
+                 solve: bool = True, max_nodes: int = 0):
+        if not 0.001 <= time_per_move <= 3600:
+            raise ValueError(f"time-per-move={time_per_move} is out of range: allowed 0.001..3600 seconds")
+        self.time_per_move = time_per_move
+        self.max_nodes = max_nodes
+        self.search = Search(weights, tt_log2)
+        # the solver's table (2**22 words, 32 MB) is allocated on first use
+        self.solver = Solver(22) if solve else None
+        self.last = {}
+
+    def _try_solve(self, board: Board, seconds: float):
+        remaining = board.max_moves - board.moves_played
+        limit = SOLVE_REMAINING_BITBOARD if board.is_bitboard else SOLVE_REMAINING_GENERIC
+        if self.solver is None or remaining > limit:
+            return None
+        return self.solver.best_move(board, time_limit=seconds, max_nodes=self.max_nodes)
+
+    def choose(self, board: Board) -> int:
+        start = time.perf_counter()
+        budget = move_budget(self.time_per_move)
+        move = self._try_solve(board, budget * SOLVE_SHARE)
+        if move is not None:
+            self.last = {"move": move, "solved": True, "nodes": self.solver.nodes}
+        else:
+            left = budget - (time.perf_counter() - start)
+            self.last = self.search.think(board, time_limit=max(left, 0.001), max_nodes=self.max_nodes)
+            self.last["solved"] = False
+            move = self.last["move"]
+        if self.verbose:
+            self._report(time.perf_counter() - start)
+        return move
+
+    def _report(self, elapsed: float) -> None:
+        info = self.last
+        nps = info["nodes"] / elapsed if elapsed > 0 else 0.0
+        if info["solved"]:
+            what = "exact solve"
+        else:
+            what = f"depth {info['depth']} score {info['score']}" + (" (exact)" if info["exact"] else "")
+        print(f"strong: {what} nodes {info['nodes']} nps {nps:,.0f} time {elapsed:.3f}s",
+              file=sys.stderr, flush=True)
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--time-per-move", type=float, default=1.0, metavar="SECONDS",
+                            help="thinking time per move, 0.001..3600, kept with a safety margin (default 1)")
+        parser.add_argument("--weights", type=int, nargs=len(FEATURES), metavar="W",
+                            default=list(STRONG_WEIGHTS),
+                            help="integer weights of " + ", ".join(FEATURES)
+                            + f" (default {' '.join(map(str, STRONG_WEIGHTS))})")
+        parser.add_argument("--tt-log2", type=int, default=20,
+                            help="transposition table of 2**N entries of 16 bytes, 0..30 (default 20)")
+        parser.add_argument("--no-solve", action="store_true", help="never try the exact solver")
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "StrongBot":
+        try:
+            return cls(args.time_per_move, args.weights, args.tt_log2, not args.no_solve)
+        except ValueError as error:
+            sys.exit(f"clinea-strong: {error}")
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_for(StrongBot, argv)

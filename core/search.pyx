@@ -88,8 +88,6 @@ cdef class Search:
         return self.ev
 
     cdef void _start(self, Board board, double time_limit, long long max_nodes) except *:
-        if board.c_is_over():
-            raise ValueError("the game is over: there is no move to search")
         self.ev.prepare(board)
         self.nodes = 0
         self.aborted = False
@@ -152,6 +150,8 @@ cdef class Search:
         ties go to the most central column."""
         if depth < 1:
             raise ValueError(f"depth={depth} is out of range: allowed 1 or more")
+        if board.c_is_over():
+            raise ValueError("the game is over: there is no move to search")
         self._start(board, 0.0, 0)
         cdef Board b = board.copy()
         cdef int moves[MAX_COLUMNS]
@@ -325,6 +325,8 @@ cdef class Search:
         Returns {"move", "score", "depth", "nodes", "exact"}; `exact` is True
         when the score is the game-theoretic one (the search reached every
         game end or proved a win or loss)."""
+        if board.c_is_over():
+            raise ValueError("the game is over: there is no move to search")
         self._start(board, time_limit, max_nodes)
         if self.tt_geometry != board.geometry():
             self.clear()

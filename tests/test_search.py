@@ -1,0 +1,140 @@
+"""The weighted evaluation against a plain window count, and the plain
+alpha-beta against plain minimax with the same evaluation."""
+import random
+
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clinea.core import Board
+from clinea.core.evaluate import FEATURES, Evaluation
+from clinea.core.search import WIN_SCORE, Search
+
+DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
+
+
+def random_position(columns, rows, c, p, seed, fraction=None):
+    """A board after some random legal moves (the game may be over)."""
+    rng = random.Random(seed)
+    board = Board(columns, rows, c, p)
+    limit = board.max_moves if fraction is None else int(board.max_moves * fraction)
+    target = rng.randint(0, limit)
+    while board.moves_played < target and not board.is_over():
+        board.play(rng.choice(board.legal_columns()))
+    return board
+
+
+def reference_features(board):
+    """Every window of c cells enumerated cell by cell, nothing shared with the core."""
+    cols, rows, c, p, moves = board.columns, board.rows, board.c, board.p, board.moves_played
+    grid = {(x, y): board.cell(x, y) for x in range(cols) for y in range(rows)}
+    tokens_left = [p - (moves + 1) // 2, p - moves // 2]
+    counts = [dict.fromkeys(FEATURES, 0) for _ in range(2)]
+    threat_cells = [set(), set()]
+    for (x, y), stone in grid.items():
+        for dx, dy in DIRECTIONS:
+            if stone and grid.get((x + dx, y + dy)) == stone:
+                counts[stone - 1]["consecutive"] += 1
+            window = [(x + k * dx, y + k * dy) for k in range(c)]
+            if not all(cell in grid for cell in window):
+                continue
+            stones = [grid[cell] for cell in window]
+            for side in (0, 1):
+                own = stones.count(side + 1)
+                if own == 0 or stones.count(2 - side) or c - own > tokens_left[side]:
+                    continue
+                counts[side]["alignments"] += 1
+                counts[side]["weighted"] += own * own
+                if dx and dy:
+                    counts[side]["diagonals"] += 1
+                if own == c - 1:
+                    threat_cells[side].add(window[stones.index(0)])
+    for side in (0, 1):
+        counts[side]["threats"] = len(threat_cells[side])
+        # the first player's good rows are 1, 3, 5... counting from 1
+        counts[side]["good_threats"] = sum(1 for _, y in threat_cells[side] if y % 2 == side)
+    central = {cols // 2, (cols - 1) // 2}
+    for (x, y), stone in grid.items():
+        if stone and x in central:
+            counts[stone - 1]["central"] += 1
+    return tuple(counts)
+
+
+sizes = st.tuples(st.integers(1, 12), st.integers(1, 12), st.integers(1, 6), st.integers(1, 80))
+
+
+@given(sizes, st.integers(0, 2**32), st.lists(st.integers(-50, 50), min_size=7, max_size=7))
+def test_features_and_score_match_a_plain_window_count(size, seed, weights):
+    board = random_position(*size, seed)
+    evaluation = Evaluation(weights)
+    expected = reference_features(board)
+    assert evaluation.features(board) == expected
+    me = board.side_to_move
+    assert evaluation.evaluate(board) == sum(
+        w * (expected[me][name] - expected[1 - me][name]) for w, name in zip(weights, FEATURES))
+
+
+def test_evaluation_on_a_board_beyond_64_cells_matches_the_reference():
+    for seed in range(5):
+        board = random_position(20, 20, 5, 200, seed, fraction=0.3)
+        assert not board.is_bitboard
+        assert Evaluation().features(board) == reference_features(board)
+
+
+def test_bad_weights_are_named():
+    for weights in ([1] * 6, [1] * 6 + [10**6], [1.5] * 7):
+        try:
+            Evaluation(weights)
+        except ValueError as error:
+            assert "weight" in str(error)
+        else:
+            raise AssertionError(f"accepted {weights}")
+
+
+def minimax(board, depth, evaluation, ply=0):
+    """Negamax without pruning, same conventions as the core: a side that has
+    just lost at ply q scores -(WIN - q), a draw 0, the horizon evaluates."""
+    if board.winner is not None:
+        return -(WIN_SCORE - ply)
+    if board.is_draw():
+        return 0
+    if depth == 0:
+        return evaluation.evaluate(board)
+    best = None
+    for col in board.legal_columns():
+        board.play(col)
+        value = -minimax(board, depth - 1, evaluation, ply + 1)
+        board.undo()
+        best = value if best is None else max(best, value)
+    return best
+
+
+CASES = [(7, 6, 4, 21), (5, 4, 3, 10), (4, 4, 3, 3), (9, 8, 5, 36), (6, 5, 4, 6)]
+
+
+@given(st.sampled_from(CASES), st.integers(0, 2**32), st.integers(0, 3))
+def test_alphabeta_value_equals_minimax(case, seed, depth):
+    board = random_position(*case, seed)
+    search = Search((2, 1, 3, 4, 1, 5, 3))
+    before = board.moves()
+    assert search.value(board, depth) == minimax(board, depth, search.evaluation)
+    assert board.moves() == before  # the caller's board is untouched
+
+
+@given(st.sampled_from(CASES), st.integers(0, 2**32), st.integers(1, 3))
+def test_best_move_reaches_the_minimax_value(case, seed, depth):
+    board = random_position(*case, seed)
+    if board.is_over():
+        return
+    search = Search()
+    move, value = search.best_move(board, depth)
+    assert value == minimax(board, depth, search.evaluation)
+    board.play(move)
+    assert -minimax(board, depth - 1, search.evaluation, 1) == value
+    assert search.nodes > 0
+
+
+def test_pruning_visits_fewer_nodes_than_minimax_would():
+    board = Board.from_string("4453")
+    search = Search()
+    search.value(board, 5)
+    assert search.nodes < 7 ** 5

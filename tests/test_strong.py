@@ -1,0 +1,166 @@
+"""The strong player: tactics in one move, exact moves on standard end-game
+positions, budgets on large boards, and games against random."""
+import os
+import random
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clinea.core import Board
+from clinea.core.search import MATE_SCORE, Search
+from clinea.players.random_player import RandomBot
+from clinea.players.strong_player import StrongBot
+
+PONS_DIR = Path(os.environ.get("CLINEA_PONS_DIR")
+                or Path(__file__).resolve().parents[2] / "shared/data/pons")
+
+# sizes with a bitboard, a cell array (9x8 is 72 cells + a guard row) and tight p
+SIZES = [(7, 6, 4, 21), (5, 4, 3, 10), (9, 8, 5, 36), (10, 9, 4, 45), (7, 6, 4, 6), (6, 5, 3, 8)]
+
+
+def random_position(columns, rows, c, p, seed):
+    rng = random.Random(seed)
+    board = Board(columns, rows, c, p)
+    target = rng.randint(0, board.max_moves - 1)
+    while board.moves_played < target and not board.is_over():
+        board.play(rng.choice(board.legal_columns()))
+    return board
+
+
+def loses_in_one(board, col):
+    """Whether playing `col` lets the opponent win on its next move."""
+    board.play(col)
+    try:
+        return not board.is_over() and any(board.is_winning_move(x) for x in board.legal_columns())
+    finally:
+        board.undo()
+
+
+def quick_bot(**options):
+    # a node budget, not a clock, keeps these tests deterministic on a loaded CI
+    return StrongBot(time_per_move=5.0, tt_log2=16, max_nodes=3000, **options)
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(SIZES), st.integers(0, 2**32), st.booleans())
+def test_never_misses_a_win_in_one_and_blocks_a_loss_in_one(size, seed, solve):
+    board = random_position(*size, seed)
+    if board.is_over():
+        return
+    bot = quick_bot(solve=solve)
+    before = board.moves()
+    move = bot.choose(board)
+    assert board.moves() == before
+    assert move in board.legal_columns()
+    legal = board.legal_columns()
+    if any(board.is_winning_move(col) for col in legal):
+        assert board.is_winning_move(move)
+    elif any(not loses_in_one(board, col) for col in legal):
+        assert not loses_in_one(board, move)
+
+
+def test_blocks_the_one_threat_on_an_open_board():
+    # first player has three in the bottom row (columns 1..3); second must take 0 or 4
+    board = Board.from_moves([1, 1, 2, 2, 3])
+    assert quick_bot(solve=False).choose(board) in (0, 4)
+    board = Board.from_moves([1, 1, 2, 2, 3, 0])
+    assert quick_bot(solve=False).choose(board) == 4
+
+
+def exact_sign(board, memo):
+    """1 if the side to move wins with perfect play, 0 draw, -1 loss: plain
+    negamax over the window [-1, 1] with a table keyed on the position."""
+    if board.winner is not None:
+        return -1
+    if board.is_draw():
+        return 0
+    key = board.key()
+    if key not in memo:
+        legal = board.legal_columns()
+        if any(board.is_winning_move(col) for col in legal):
+            memo[key] = 1
+        else:
+            best = -1
+            for col in sorted(legal, key=lambda x: abs(2 * x - 6)):
+                board.play(col)
+                best = max(best, -exact_sign(board, memo))
+                board.undo()
+                if best == 1:
+                    break
+            memo[key] = best
+    return memo[key]
+
+
+def pons_positions(name, count):
+    path = PONS_DIR / name
+    if not path.exists():
+        pytest.skip(f"{path} not found (set CLINEA_PONS_DIR)")
+    lines = path.read_text().split("\n")[:count]
+    return [(moves, int(score)) for moves, score in (line.split() for line in lines if line)]
+
+
+def sign(x):
+    return (x > 0) - (x < 0)
+
+
+@pytest.mark.parametrize("solve", [False, True], ids=["search", "solver"])
+def test_plays_exact_moves_on_standard_end_games(solve):
+    bot = StrongBot(time_per_move=10.0, max_nodes=400_000, solve=solve)
+    memo = {}
+    for moves, score in pons_positions("Test_L3_R1", 40):
+        board = Board.from_string(moves)
+        assert exact_sign(board, memo) == sign(score), moves  # the plain check agrees with the file
+        move = bot.choose(board)
+        board.play(move)
+        # the move keeps the value the file gives the position
+        assert -exact_sign(board, memo) == sign(score), (moves, move)
+
+
+def test_search_alone_proves_end_game_values():
+    search = Search()
+    searched = 0
+    for moves, score in pons_positions("Test_L3_R1", 20):
+        result = search.think(Board.from_string(moves), max_nodes=2_000_000)
+        if result["depth"] == 0 and not result["exact"]:
+            continue  # a single safe move is played without a search, hence no score
+        searched += 1
+        assert result["exact"], moves
+        assert sign(result["score"]) == sign(score), moves
+        if score:
+            assert abs(result["score"]) > MATE_SCORE
+    assert searched >= 10
+
+
+@pytest.mark.parametrize("size", [(64, 64, 5, 2048), (128, 128, 6, 100), (20, 20, 5, 200)])
+def test_a_spent_budget_still_gives_a_legal_move_on_large_boards(size):
+    board = Board(*size)
+    rng = random.Random(7)
+    for _ in range(12):
+        board.play(rng.randrange(board.columns))
+    assert not board.is_over()
+    search = Search()
+    result = search.think(board, max_nodes=300)
+    assert result["move"] in board.legal_columns()
+    assert not result["exact"]
+    # the budget stopped the search mid-iteration (it counts the node it refused)
+    assert search.nodes == 300
+    assert result["depth"] >= 1
+    # the clock aborts the same way (no assertion on how long it took)
+    bot = StrongBot(time_per_move=0.05, solve=False)
+    assert bot.choose(board) in board.legal_columns()
+
+
+def test_beats_random_on_7x6():
+    strong = StrongBot(time_per_move=5.0, tt_log2=16, max_nodes=5000)
+    wins = 0
+    for game in range(20):
+        opponent = RandomBot(seed=game)
+        board = Board()
+        strong_side = game % 2
+        while not board.is_over():
+            bot = strong if board.side_to_move == strong_side else opponent
+            board.play(bot.choose(board))
+        wins += board.winner == strong_side
+    assert wins == 20

@@ -1,0 +1,88 @@
+"""Time per move of every registered player, in-process games against random.
+
+For each player in clinea.players.registry and each board (7x6 c=4, 9x8 c=5,
+20x20 c=5) it plays --games games against the random player (alternating who
+starts) and prints the median and maximum seconds per move of the player
+(random's moves are not timed). Players are built from their own default
+options plus OPTIONS below: strong gets --time-per-move 0.2 here. Each
+(player, board) runs in a child process with a time limit, so a player that
+cannot finish a move on a board (an exhaustive one on 20x20) shows as
+"timeout" instead of stalling the benchmark.
+"""
+import argparse
+import multiprocessing
+import random
+import statistics
+import time
+
+from clinea.core import Board
+from clinea.players.driver import build_parser
+from clinea.players.random_player import RandomBot
+from clinea.players.registry import PLAYERS, load
+
+BOARDS = [("7x6 c=4", 7, 6, 4), ("9x8 c=5", 9, 8, 5), ("20x20 c=5", 20, 20, 5)]
+
+# options that make a game take seconds rather than hours
+OPTIONS: dict[str, list[str]] = {
+    "strong": ["--time-per-move", "0.2"],
+}
+
+
+def time_moves(name: str, columns: int, rows: int, c: int, games: int, seed: int) -> list[float]:
+    """Seconds per move of player `name` over `games` games against random."""
+    bot_class = load(name)
+    bot = bot_class.from_args(build_parser(bot_class, name).parse_args(OPTIONS.get(name, [])))
+    times = []
+    for game in range(games):
+        opponent = RandomBot(seed=seed + game)
+        board = Board(columns, rows, c)
+        side = game % 2
+        bot.new_game(board.copy(), side)
+        opponent.new_game(board.copy(), 1 - side)
+        while not board.is_over():
+            if board.side_to_move == side:
+                start = time.perf_counter()
+                col = bot.choose(board)
+                times.append(time.perf_counter() - start)
+            else:
+                col = opponent.choose(board)
+            board.play(col)
+    return times
+
+
+def _child(queue, *args):
+    queue.put(time_moves(*args))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
+        epilog="example:\n  python benchmarks/players.py --games 4 --players strong evaluator")
+    parser.add_argument("--games", type=int, default=4, help="games per player and board (default 4)")
+    parser.add_argument("--players", nargs="*", default=sorted(PLAYERS), help="default: every registered player")
+    parser.add_argument("--timeout", type=float, default=300, help="seconds per player and board (default 300)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    print(f"time per move against random, {args.games} games per board; "
+          f"options: {OPTIONS or 'defaults'}")
+    print(f"{'player':12} {'board':10} {'moves':>6} {'median s':>10} {'max s':>10}")
+    for name in args.players:
+        for label, columns, rows, c in BOARDS:
+            queue = multiprocessing.Queue()
+            child = multiprocessing.Process(target=_child, args=(queue, name, columns, rows, c,
+                                                                 args.games, args.seed))
+            child.start()
+            try:
+                times = queue.get(timeout=args.timeout)
+            except Exception:
+                child.terminate()
+                print(f"{name:12} {label:10} {'timeout':>6}")
+                continue
+            finally:
+                child.join()
+            print(f"{name:12} {label:10} {len(times):6d} {statistics.median(times):10.4f} "
+                  f"{max(times):10.4f}", flush=True)
+
+
+if __name__ == "__main__":
+    main()

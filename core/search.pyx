@@ -52,6 +52,22 @@ cdef inline int centrality(int col, int columns) noexcept nogil:
     return columns - abs(2 * col - (columns - 1))
 
 
+cdef inline void sort_moves(int* moves, long* keys, int n) noexcept nogil:
+    """Sorts moves by decreasing key, stable (n is at most 128: insertion)."""
+    cdef int i, j, move
+    cdef long key
+    for i in range(1, n):
+        key = keys[i]
+        move = moves[i]
+        j = i
+        while j > 0 and keys[j - 1] < key:
+            keys[j] = keys[j - 1]
+            moves[j] = moves[j - 1]
+            j -= 1
+        keys[j] = key
+        moves[j] = move
+
+
 cdef class Search:
     """Alpha-beta searches with an `Evaluation`; counts nodes.
 
@@ -107,7 +123,8 @@ cdef class Search:
 
     cdef int plain(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil:
         cdef int moves[MAX_COLUMNS]
-        cdef int n, i, j, value, best
+        cdef long keys[MAX_COLUMNS]
+        cdef int n, i, value, best
         self.nodes += 1
         if b.winner_ >= 0:
             return -(WIN - ply)
@@ -117,11 +134,9 @@ cdef class Search:
             return self.ev.c_evaluate(b)
         n = b.c_legal_columns(moves)
         # centre first: cheaper cut-offs, same value
-        for i in range(1, n):
-            j = i
-            while j > 0 and centrality(moves[j], b.g.columns) > centrality(moves[j - 1], b.g.columns):
-                moves[j], moves[j - 1] = moves[j - 1], moves[j]
-                j -= 1
+        for i in range(n):
+            keys[i] = centrality(moves[i], b.g.columns)
+        sort_moves(moves, keys, n)
         best = -INFINITE
         for i in range(n):
             b.c_play(moves[i])
@@ -214,25 +229,14 @@ cdef class Search:
         """Sorts moves best-first: `first` (the TT move), then threats
         created, then history, then centrality."""
         cdef long keys[MAX_COLUMNS]
-        cdef int i, j, side = b.moves_played & 1
-        cdef long key
-        cdef int move
+        cdef int i, side = b.moves_played & 1
         for i in range(n):
             keys[i] = self.history[side][moves[i]] * 256 + centrality(moves[i], b.g.columns)
             if depth >= 2:
                 keys[i] += (<long>threats_created(b, moves[i])) << 40
             if moves[i] == first:
                 keys[i] = (<long>1) << 60
-        for i in range(1, n):
-            key = keys[i]
-            move = moves[i]
-            j = i
-            while j > 0 and keys[j - 1] < key:
-                keys[j] = keys[j - 1]
-                moves[j] = moves[j - 1]
-                j -= 1
-            keys[j] = key
-            moves[j] = move
+        sort_moves(moves, keys, n)
 
     cdef int negamax(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil:
         cdef int moves[MAX_COLUMNS]
@@ -333,8 +337,8 @@ cdef class Search:
             self.tt_geometry = board.geometry()
         cdef Board b = board.copy()
         cdef int moves[MAX_COLUMNS]
-        cdef int scores[MAX_COLUMNS]
-        cdef int outcome, n, i, j, depth, value, alpha, best_col, best_score = 0
+        cdef long scores[MAX_COLUMNS]
+        cdef int outcome, n, i, depth, value, alpha, best_col, best_score = 0
         cdef int completed = 0, remaining = b.g.max_moves - b.moves_played
         cdef double started = now()
         n = self.candidates(b, moves, &outcome)
@@ -366,12 +370,7 @@ cdef class Search:
             if self.aborted:
                 break
             # best first for the next iteration; moves proven worse keep their order
-            for i in range(1, n):
-                j = i
-                while j > 0 and scores[j] > scores[j - 1]:
-                    scores[j], scores[j - 1] = scores[j - 1], scores[j]
-                    moves[j], moves[j - 1] = moves[j - 1], moves[j]
-                    j -= 1
+            sort_moves(moves, scores, n)
             best_col = moves[0]
             best_score = scores[0]
             completed = depth

@@ -83,7 +83,7 @@ def exact_sign(board, memo):
             memo[key] = 1
         else:
             best = -1
-            for col in sorted(legal, key=lambda x: abs(2 * x - 6)):
+            for col in sorted(legal, key=lambda x: abs(2 * x - board.columns + 1)):
                 board.play(col)
                 best = max(best, -exact_sign(board, memo))
                 board.undo()
@@ -109,7 +109,7 @@ def sign(x):
 def test_plays_exact_moves_on_standard_end_games(solve):
     bot = StrongBot(time_per_move=10.0, max_nodes=400_000, solve=solve)
     memo = {}
-    for moves, score in pons_positions("Test_L3_R1", 40):
+    for moves, score in pons_positions("Test_L3_R1", 100):
         board = Board.from_string(moves)
         assert exact_sign(board, memo) == sign(score), moves  # the plain check agrees with the file
         move = bot.choose(board)
@@ -131,6 +131,33 @@ def test_search_alone_proves_end_game_values():
         if score:
             assert abs(result["score"]) > MATE_SCORE
     assert searched >= 10
+
+
+def end_game(columns, rows, c, p, seed, left):
+    """A random position `left` moves or fewer before the tokens or cells run out."""
+    rng = random.Random(seed)
+    board = Board(columns, rows, c, p)
+    while board.moves_played < board.max_moves - left and not board.is_over():
+        board.play(rng.choice(board.legal_columns()))
+    return board
+
+
+@settings(max_examples=150)
+@given(st.sampled_from(SIZES + [(4, 4, 3, 8), (3, 5, 3, 6)]), st.integers(0, 2**32), st.integers(1, 9))
+def test_search_values_and_moves_agree_with_a_plain_solver(size, seed, left):
+    board = end_game(*size, seed, left)
+    if board.is_over():
+        return
+    result = Search(tt_log2=12).think(board)
+    memo = {}
+    truth = exact_sign(board, memo)
+    if result["exact"]:
+        assert sign(result["score"]) == truth
+    else:
+        assert result["depth"] == 0  # only a lone safe move skips the search
+    board.play(result["move"])
+    after = 1 if board.winner is not None else -exact_sign(board, memo)
+    assert after == truth
 
 
 @pytest.mark.parametrize("size", [(64, 64, 5, 2048), (128, 128, 6, 100), (20, 20, 5, 200)])

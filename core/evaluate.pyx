@@ -12,7 +12,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
 from clinea.core.board cimport Board
-from clinea.core.bitboard cimport bottom_cell
+from clinea.core.bitboard cimport Geometry, bottom_cell, column_cells, popcount, run_starts
 
 FEATURES = ("consecutive", "alignments", "weighted", "central", "diagonals",
             "threats", "good_threats")
@@ -151,6 +151,98 @@ cdef class Evaluation:
 
     cdef void c_count(self, Board board) noexcept nogil:
         """Fills self.counts[side][feature] for `board`."""
+        if board.g.bitboard:
+            self.c_count_bits(board)
+        else:
+            self.c_count_cells(board)
+
+    cdef void c_count_bits(self, Board board) noexcept nogil:
+        """c_count on the bitboard path: each direction's windows are counted
+        for all cells at once, the stones per window kept in bit-sliced
+        counters (plane p holds bit p of every window's count)."""
+        cdef const Geometry* g = &board.g
+        cdef uint64_t stones[2]
+        cdef uint64_t planes[7]
+        cdef uint64_t threat_bits[2]
+        cdef uint64_t empty = g.cells & ~board.bits.mask
+        cdef uint64_t valid, own, opp, opp_any, carry, t, open_, eq, cells_mask
+        cdef int shifts[4]
+        cdef bint allowed[4]
+        cdef int left[2]
+        cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift
+        cdef int me = board.moves_played & 1
+        stones[me] = board.bits.current
+        stones[1 - me] = board.bits.current ^ board.bits.mask
+        left[0] = tokens_left(board, 0)
+        left[1] = tokens_left(board, 1)
+        memset(self.counts, 0, sizeof(self.counts))
+        threat_bits[0] = 0
+        threat_bits[1] = 0
+        while (1 << nplanes) <= c:
+            nplanes += 1
+        shifts[0] = g.stride; shifts[1] = 1; shifts[2] = g.stride + 1; shifts[3] = g.stride - 1
+        allowed[0] = g.horizontal_wins; allowed[1] = g.vertical_wins
+        allowed[2] = g.diagonal_wins; allowed[3] = g.diagonal_wins
+        for d in range(4):
+            shift = shifts[d]
+            # one column has no horizontal or diagonal neighbours (and its
+            # stride may reach 64, a shift C leaves undefined); the window
+            # shifts below stay under 64 whenever the direction allows a win
+            if d == 1 or g.columns >= 2:
+                for s in range(2):
+                    self.counts[s][F_CONSECUTIVE] += popcount(stones[s] & (stones[s] >> shift))
+            if not allowed[d]:
+                continue
+            valid = run_starts(g.cells, shift, c)
+            for s in range(2):
+                own = stones[s]
+                opp = stones[1 - s]
+                opp_any = 0
+                for p in range(nplanes):
+                    planes[p] = 0
+                for k in range(c):
+                    opp_any |= opp >> (k * shift)
+                    carry = own >> (k * shift)
+                    p = 0
+                    while carry and p < nplanes:
+                        t = planes[p] & carry
+                        planes[p] ^= carry
+                        carry = t
+                        p += 1
+                open_ = valid & ~opp_any
+                for k in range(max(1, c - left[s]), c + 1):
+                    eq = open_
+                    for p in range(nplanes):
+                        eq &= planes[p] if (k >> p) & 1 else ~planes[p]
+                    n = popcount(eq)
+                    if n == 0:
+                        continue
+                    self.counts[s][F_ALIGNMENTS] += n
+                    self.counts[s][F_WEIGHTED] += k * k * n
+                    if d >= 2:
+                        self.counts[s][F_DIAGONALS] += n
+                    if k == c - 1:
+                        # each such window has one empty cell: the threat
+                        for j in range(c):
+                            threat_bits[s] |= (eq << (j * shift)) & empty
+        for s in range(2):
+            self.counts[s][F_THREATS] = popcount(threat_bits[s])
+            # rows with an even index (odd counting from 1) favour the first player
+            self.counts[s][F_GOOD_THREATS] = popcount(threat_bits[s] & self.parity_rows(board, s))
+            cells_mask = 0
+            for j in range((g.columns - 1) // 2, g.columns // 2 + 1):
+                cells_mask |= column_cells(g, j)
+            self.counts[s][F_CENTRAL] = popcount(stones[s] & cells_mask)
+
+    cdef uint64_t parity_rows(self, Board board, int side) noexcept nogil:
+        cdef uint64_t rows = 0
+        cdef int row
+        for row in range(side, board.g.rows, 2):
+            rows |= board.g.bottom << row
+        return rows
+
+    cdef void c_count_cells(self, Board board) noexcept nogil:
+        """c_count over the cells, any board size."""
         cdef const uint8_t* cells = self.c_cells(board)
         cdef int columns = board.g.columns, rows = board.g.rows, c = board.g.c
         cdef int left[2]
@@ -240,10 +332,15 @@ cdef class Evaluation:
             return -EVAL_LIMIT
         return <int>score
 
-    def features(self, Board board) -> tuple:
-        """(first player's counts, second player's counts), each a dict by feature name."""
+    def features(self, Board board, bint cell_path=False) -> tuple:
+        """(first player's counts, second player's counts), each a dict by
+        feature name. `cell_path` counts over the cells even on a bitboard
+        (to test one path against the other)."""
         self.prepare(board)
-        self.c_count(board)
+        if cell_path:
+            self.c_count_cells(board)
+        else:
+            self.c_count(board)
         return tuple({FEATURES[f]: self.counts[s][f] for f in range(N_FEATURES)} for s in range(2))
 
     def evaluate(self, Board board) -> int:

@@ -68,6 +68,7 @@ def test_features_and_score_match_a_plain_window_count(size, seed, weights):
     evaluation = Evaluation(weights)
     expected = reference_features(board)
     assert evaluation.features(board) == expected
+    assert evaluation.features(board, cell_path=True) == expected
     me = board.side_to_move
     assert evaluation.evaluate(board) == sum(
         w * (expected[me][name] - expected[1 - me][name]) for w, name in zip(weights, FEATURES))

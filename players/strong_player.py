@@ -9,7 +9,7 @@ import time
 
 from clinea.core import Board
 from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
-from clinea.core.search import Search
+from clinea.core.search import MATE_SCORE, WIN_SCORE, Search
 from clinea.core.solver import Solver
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
@@ -23,6 +23,15 @@ TIME_RESERVE = 0.02
 SOLVE_REMAINING_BITBOARD = 30
 SOLVE_REMAINING_GENERIC = 12
 SOLVE_SHARE = 0.5
+
+
+def describe(score: int) -> str:
+    """A search score as text: proven wins and losses say in how many plies."""
+    if score > MATE_SCORE:
+        return f"win in {WIN_SCORE - score}"
+    if score < -MATE_SCORE:
+        return f"loss in {WIN_SCORE + score}"
+    return str(score)
 
 
 def move_budget(time_per_move: float) -> float:
@@ -46,19 +55,28 @@ class StrongBot(Bot):
         self.solver = Solver(22) if solve else None
         self.last = {}
 
-    def _try_solve(self, board: Board, seconds: float):
+    def _try_solve(self, board: Board, seconds: float) -> dict | None:
+        """The exact best move and its score (the solver's scale), or None
+        when the position is too far from the end or the time ran out."""
         remaining = board.max_moves - board.moves_played
         limit = SOLVE_REMAINING_BITBOARD if board.is_bitboard else SOLVE_REMAINING_GENERIC
         if self.solver is None or remaining > limit:
             return None
-        return self.solver.best_move(board, time_limit=seconds, max_nodes=self.max_nodes)
+        scores = self.solver.analyze(board, time_limit=seconds, max_nodes=self.max_nodes)
+        if scores is None:
+            return None
+        # among equal scores the most central column
+        move = max(board.legal_columns(),
+                   key=lambda col: (scores[col], -abs(2 * col - board.columns + 1)))
+        return {"move": move, "score": scores[move], "nodes": self.solver.nodes, "solved": True}
 
     def choose(self, board: Board) -> int:
         start = time.perf_counter()
         budget = move_budget(self.time_per_move)
-        move = self._try_solve(board, budget * SOLVE_SHARE)
-        if move is not None:
-            self.last = {"move": move, "solved": True, "nodes": self.solver.nodes}
+        solved = self._try_solve(board, budget * SOLVE_SHARE)
+        if solved is not None:
+            self.last = solved
+            move = solved["move"]
         else:
             left = budget - (time.perf_counter() - start)
             self.last = self.search.think(board, time_limit=max(left, 0.001), max_nodes=self.max_nodes)
@@ -72,9 +90,9 @@ class StrongBot(Bot):
         info = self.last
         nps = info["nodes"] / elapsed if elapsed > 0 else 0.0
         if info["solved"]:
-            what = "exact solve"
+            what = f"exact solve score {info['score']}"
         else:
-            what = f"depth {info['depth']} score {info['score']}" + (" (exact)" if info["exact"] else "")
+            what = f"depth {info['depth']} score {describe(info['score'])}" + (" (exact)" if info["exact"] else "")
         print(f"strong: {what} nodes {info['nodes']} nps {nps:,.0f} time {elapsed:.3f}s",
               file=sys.stderr, flush=True)
 

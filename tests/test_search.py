@@ -139,3 +139,17 @@ def test_pruning_visits_fewer_nodes_than_minimax_would():
     search = Search()
     search.value(board, 5)
     assert search.nodes < 7 ** 5
+
+
+def test_evaluator_reports_nodes_on_stderr_with_verbose():
+    import re
+    import subprocess
+    from pathlib import Path
+
+    player = Path(__file__).resolve().parents[1] / "players" / "evaluator"
+    result = subprocess.run([str(player), "--verbose", "--depth", "3"], input="azul rojo\n7 6 4 21\nvos\n",
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert result.stdout.strip() in {str(col) for col in range(7)}
+    nodes = int(re.search(r"nodes (\d+)", result.stderr).group(1))
+    assert 7 < nodes < 7 ** 3 + 7 ** 2 + 7 + 1  # pruned, yet more than the root's children

@@ -191,3 +191,16 @@ def test_beats_random_on_7x6():
             board.play(bot.choose(board))
         wins += board.winner == strong_side
     assert wins == 20
+
+
+def test_verbose_reports_depth_nodes_and_speed_on_stderr():
+    import re
+    import subprocess
+
+    player = Path(__file__).resolve().parents[1] / "players" / "strong"
+    result = subprocess.run([str(player), "--verbose", "--time-per-move", "0.1"],
+                            input="azul rojo\n9 8 5 36\nvos\n", capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0
+    assert result.stdout.strip() in {str(col) for col in range(9)}
+    found = re.search(r"depth (\d+) score (-?\d+) nodes (\d+) nps ([\d,]+)", result.stderr)
+    assert found and int(found.group(1)) >= 1 and int(found.group(3)) > 0

@@ -106,10 +106,11 @@ def sign(x):
 
 
 @pytest.mark.parametrize("solve", [False, True], ids=["search", "solver"])
-def test_plays_exact_moves_on_standard_end_games(solve):
+@pytest.mark.parametrize("name, count", [("Test_L3_R1", 100), ("Test_L2_R1", 100)])
+def test_plays_exact_moves_on_standard_end_games(solve, name, count):
     bot = StrongBot(time_per_move=10.0, max_nodes=400_000, solve=solve)
     memo = {}
-    for moves, score in pons_positions("Test_L3_R1", 100):
+    for moves, score in pons_positions(name, count):
         board = Board.from_string(moves)
         assert exact_sign(board, memo) == sign(score), moves  # the plain check agrees with the file
         move = bot.choose(board)

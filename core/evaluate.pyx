@@ -3,9 +3,11 @@
 Connect-4 reports: consecutive tokens, possible alignments, central tokens,
 diagonals, plus threat cells and their row parity for the strong player.
 
-One pass per direction slides a window of c cells along every line of the
-board, so the cost is O(4 * cells) on any board size; bitboards are first
-unpacked into a small cell grid so both board representations share it.
+One pass per direction slides a window of c cells along every line, within
+the stones' bounding box grown by c - 1 (no window outside it holds a
+stone), so the cost is O(4 * cells) at worst on any board size. Bitboards
+take a bit-parallel path instead; they can also be unpacked into cells so
+the two paths are checked against each other.
 """
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint64_t
@@ -251,18 +253,32 @@ cdef class Evaluation:
         cdef long empty_sum
         cdef uint8_t v, prev
         cdef int nmarked = 0
+        cdef int xl = columns, xh = -1, yh = -1
         left[0] = tokens_left(board, 0)
         left[1] = tokens_left(board, 1)
         memset(self.counts, 0, sizeof(self.counts))
+        # A window that holds a stone lies within c - 1 cells of it, so only
+        # the stones' bounding box grown by c - 1 needs scanning (a few
+        # columns of a 64x64 board early in the game).
+        for x in range(columns):
+            if board.heights[x] > 0:
+                xl = min(xl, x)
+                xh = x
+                yh = max(yh, board.heights[x] - 1)
+        if xh < 0:
+            return
+        xl = max(0, xl - (c - 1))
+        xh = min(columns - 1, xh + (c - 1))
+        yh = min(rows - 1, yh + (c - 1))
         for d in range(4):
             dc = DCOL[d]
             dr = DROW[d]
-            # every line starts on a cell whose predecessor is off the board
-            for sc in range(columns):
-                for sr in range(rows):
+            # every line starts on a cell whose predecessor is off the box
+            for sc in range(xl, xh + 1):
+                for sr in range(yh + 1):
                     x = sc - dc
                     y = sr - dr
-                    if 0 <= x < columns and 0 <= y < rows:
+                    if xl <= x <= xh and 0 <= y <= yh:
                         continue
                     n[0] = 0; n[1] = 0; n[2] = 0
                     empty_sum = 0
@@ -270,7 +286,7 @@ cdef class Evaluation:
                     x = sc
                     y = sr
                     i = 0
-                    while 0 <= x < columns and 0 <= y < rows:
+                    while xl <= x <= xh and 0 <= y <= yh:
                         cell = x * rows + y
                         v = cells[cell]
                         if v != 0 and v == prev:

@@ -2,7 +2,7 @@
 
 For each player in clinea.players.registry and each board (7x6 c=4, 9x8 c=5,
 20x20 c=5) it plays --games games against the random player (alternating who
-starts) and prints the median and maximum seconds per move of the player
+starts) and prints the median and maximum milliseconds per move of the player
 (random's moves are not timed). Players are built from their own default
 options plus OPTIONS below: strong gets --time-per-move 0.2 here. Each
 (player, board) runs in a child process with a time limit, so a player that
@@ -65,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"time per move against random, {args.games} games per board; "
           f"options: {OPTIONS or 'defaults'}")
-    print(f"{'player':12} {'board':10} {'moves':>6} {'median s':>10} {'max s':>10}")
+    print(f"{'player':12} {'board':10} {'moves':>6} {'median ms':>10} {'max ms':>10}")
     for name in args.players:
         for label, columns, rows, c in BOARDS:
             queue = multiprocessing.Queue()
@@ -80,8 +80,8 @@ def main() -> None:
                 continue
             finally:
                 child.join()
-            print(f"{name:12} {label:10} {len(times):6d} {statistics.median(times):10.4f} "
-                  f"{max(times):10.4f}", flush=True)
+            print(f"{name:12} {label:10} {len(times):6d} {1000 * statistics.median(times):10.3f} "
+                  f"{1000 * max(times):10.3f}", flush=True)
 
 
 if __name__ == "__main__":

@@ -88,6 +88,11 @@ class Seat:
     """Someone at the table. Subclasses speak to a bot or a process."""
 
     name = "seat"
+    #: False for a human at the terminal, who is never out of time
+    timed = True
+    #: extra seconds for the next answer only (a program that just started
+    #: is loading its interpreter, which is not thinking time)
+    startup = 0.0
 
     def start(self, board: Board, me: int, colour: str) -> None:
         """A game begins on `board` (after any opening); `me` is 0 if this
@@ -173,10 +178,13 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
     columns = board.columns
     while not board.is_over():
         side = board.moves_played & 1
-        allowed = clock.allowed(side)
+        seat = seats[side]
+        allowed = clock.allowed(side) if seat.timed else None
+        if allowed is not None and seat.startup:
+            allowed += seat.startup
         start = perf()
         try:
-            answer = seats[side].ask(board, last, allowed)
+            answer = seat.ask(board, last, allowed)
             spent = perf() - start
             if allowed is not None and spent > allowed:
                 raise Forfeit(TIMEOUT, f"{spent:.3f} s > {allowed:.3f} s")

@@ -83,20 +83,33 @@ class ProcessSeat(Seat):
         self.buffer = b""
         self.startup = STARTUP_GRACE
         self.stderr_tail.clear()
-        threading.Thread(target=self._drain_stderr, args=(self.proc.stderr,), daemon=True).start()
+        self.drain = threading.Thread(target=self._drain_stderr, args=(self.proc.stderr,), daemon=True)
+        self.drain.start()
         self.note(f"started pid {self.proc.pid}: {' '.join(self.command)}")
 
     def _drain_stderr(self, stream) -> None:
-        for raw in iter(stream.readline, b""):
-            text = raw.decode("utf-8", "replace").rstrip("\n")
-            self.stderr_tail.append(text[:200])
-            self._log("! " + text)
+        # chunks, not readline: the pipe is unbuffered and a flood must not
+        # cost one system call per byte
+        fd = stream.fileno()
+        pending = b""
+        while chunk := os.read(fd, 65536):
+            *lines, pending = (pending + chunk).split(b"\n")
+            if len(pending) > MAX_LINE:
+                lines.append(pending)
+                pending = b""
+            for raw in lines:
+                text = raw.decode("utf-8", "replace")
+                self.stderr_tail.append(text[:200])
+                self._log("! " + text)
+        if pending:
+            self._log("! " + pending.decode("utf-8", "replace"))
         stream.close()
 
     def _log(self, line: str) -> None:
         if self.log is not None:
             with self.log_lock:
-                self.log.write(line + "\n")
+                if not self.log.closed:
+                    self.log.write(line + "\n")
 
     def note(self, text: str) -> None:
         self._log("# " + text)
@@ -108,6 +121,7 @@ class ProcessSeat(Seat):
     def kill(self) -> None:
         if self.proc is not None:
             kill_group(self.proc)
+            self.drain.join(timeout=1.0)
             self.note(f"killed process group {self.proc.pid}")
             self.proc.stdin.close()
             self.proc.stdout.close()
@@ -144,7 +158,8 @@ class ProcessSeat(Seat):
         except subprocess.TimeoutExpired:
             pass
         detail = "end of output" if status is None else f"end of output, exit status {status}"
-        time.sleep(0.01)  # let the stderr thread catch the last words
+        if status is not None:
+            self.drain.join(timeout=0.5)  # the last words on stderr say why
         if self.stderr_tail:
             detail += f" ({self.stderr_tail[-1]})"
         return Forfeit(CRASH, detail)

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Writes 2 MB to stderr before every move, far more than a pipe holds, and
+"""Writes 256 kB to stderr before every move, far more than a pipe holds, and
 otherwise plays honestly: it must not be blocked or forfeited."""
 import sys
 
@@ -7,7 +7,7 @@ from protocol import random_answer, run
 
 
 def answer(game):
-    sys.stderr.write(("x" * 1023 + "\n") * 2048)
+    sys.stderr.write(("x" * 1023 + "\n") * 256)
     sys.stderr.flush()
     return random_answer(game)
 

@@ -11,10 +11,13 @@ import os
 import random
 import shlex
 import shutil
+import signal
 import sys
+import threading
 from typing import Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS
+from clinea.judge.process import kill_all
 from clinea.judge.referee import Clock, GameResult
 from clinea.judge.report import summary
 from clinea.judge.results import ResultLog
@@ -220,6 +223,19 @@ def strip_run_options(argv: list[str]) -> list[str]:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM unwinds like Ctrl-C, so the players are killed on the way out
+        signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
+    try:
+        return run(argv)
+    except KeyboardInterrupt:
+        print("interrupted: finished games are in the results file", file=sys.stderr)
+        return 130
+    finally:
+        kill_all()
+
+
+def run(argv: list[str]) -> int:
     parser, args, players, course, run_argv = parse(argv)
     size = (args.columns, args.rows, args.c, args.p)
     names = [p.name for p in players]

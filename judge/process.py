@@ -31,6 +31,20 @@ STARTUP_GRACE = 2.0
 INTEGER = re.compile(r"[+-]?[0-9]+")
 
 
+# Every player process alive, so that the judge can kill them all when it is
+# interrupted (Ctrl-C, SIGTERM): they run in their own sessions and would not
+# get the terminal's signal themselves.
+_LIVE: set = set()
+_LIVE_LOCK = threading.Lock()
+
+
+def kill_all() -> None:
+    with _LIVE_LOCK:
+        procs = list(_LIVE)
+    for proc in procs:
+        kill_group(proc)
+
+
 def kill_group(proc: subprocess.Popen) -> None:
     """SIGKILL the player's whole process group and reap the player."""
     try:
@@ -41,6 +55,8 @@ def kill_group(proc: subprocess.Popen) -> None:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:  # pragma: no cover - a kernel stuck in D state
         pass
+    with _LIVE_LOCK:
+        _LIVE.discard(proc)
 
 
 def opening_line(board: Board, me: int) -> str:
@@ -80,6 +96,8 @@ class ProcessSeat(Seat):
         self.proc = subprocess.Popen(
             self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, start_new_session=True, cwd=self.cwd, bufsize=0)
+        with _LIVE_LOCK:
+            _LIVE.add(self.proc)
         self.buffer = b""
         self.startup = STARTUP_GRACE
         self.stderr_tail.clear()

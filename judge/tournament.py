@@ -145,7 +145,8 @@ class Runner:
             if self.log_dir:
                 os.makedirs(self.log_dir, exist_ok=True)
                 suffix = "" if self.concurrency == 1 else f".{worker}"
-                log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8")
+                log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
+                           buffering=1)  # line by line: a killed judge leaves whole transcripts
                 logs.append(log)
             seats[name] = ProcessSeat(name, player.command, log)
         return seats, logs
@@ -189,7 +190,8 @@ class Runner:
             for thread in threads:
                 thread.start()
             for thread in threads:
-                thread.join()
+                while thread.is_alive():  # a timed join lets the main thread take signals
+                    thread.join(0.2)
         if errors:
             raise errors[0]
 

@@ -175,3 +175,22 @@ def test_killing_the_judge_and_resuming_loses_and_repeats_no_game(tmp_path):
     openings = {g["id"]: (g["opening"], g["players"]) for g in games}
     for game in records(fresh):
         assert (game["opening"], game["players"]) == openings[game["id"]]
+
+
+def test_sigterm_ends_the_run_and_every_player(tmp_path):
+    log_dir = tmp_path / "log"
+    judge = subprocess.Popen([C_LINEA, "--blue_player", *bot("hang.py"), "--red_player", *RANDOM,
+                              "--iterations", "50", "--time-per-move", "30", "--concurrency", "2",
+                              "--log-dir", str(log_dir), "--quiet"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 30
+    # wait until both hang.py processes hang, each with its forked child
+    while time.monotonic() < deadline:
+        if log_dir.exists() and len(started_pids(log_dir)) == 4 and len(live_members(started_pids(log_dir))) >= 6:
+            break
+        time.sleep(0.02)
+    groups = started_pids(log_dir)
+    assert len(groups) == 4
+    judge.send_signal(signal.SIGTERM)
+    assert judge.wait(timeout=20) == 128 + signal.SIGTERM
+    assert live_members(groups) == []

@@ -51,7 +51,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog="clinea judge",
         description="Referee C en linea games between player programs (the course judge's protocol), "
                     "check every move, time every answer, and report the results.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
+        # program words are split at the judge's own option names, spelled out
+        allow_abbrev=False)
     course = parser.add_argument_group("the course judge's options (c_linea.py)")
     course.add_argument("--blue_player", nargs="*", metavar="EXE", help="program for azul, with its arguments")
     course.add_argument("--red_player", nargs="*", metavar="EXE", help="program for rojo, with its arguments")
@@ -76,7 +78,8 @@ def build_parser() -> argparse.ArgumentParser:
     more.add_argument("--grace", type=float, default=0.05, metavar="S",
                       help="margin added to every deadline for machine noise (default 0.05)")
     more.add_argument("--openings", type=int, default=0, metavar="K",
-                      help="start from K random plies, each opening played twice with the sides swapped")
+                      help="start from K random plies, each opening played twice with the sides swapped "
+                           "(programs get them as 'vos|el PLY...', a clinea extension of the protocol)")
     more.add_argument("--seed", type=int, help="seed of openings and first players (default: random, logged)")
     more.add_argument("--concurrency", type=int, default=1, metavar="N", help="games played at once (default 1)")
     more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines)")

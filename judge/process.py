@@ -87,15 +87,21 @@ class ProcessSeat(Seat):
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=5)
         self.log_lock = threading.Lock()
         self.restarts = 0
+        # told `vos` but not asked yet: its first answer is on its way unasked
+        self.answer_owed = False
 
     # ------------------------------------------------------------ process
 
     def spawn(self) -> None:
         # start_new_session puts the player in its own process group (and
         # session), so killpg reaches everything it started
-        self.proc = subprocess.Popen(
-            self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, start_new_session=True, cwd=self.cwd, bufsize=0)
+        try:
+            self.proc = subprocess.Popen(
+                self.command, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE, start_new_session=True, cwd=self.cwd, bufsize=0)
+        except OSError as error:
+            self.proc = None
+            raise Forfeit(CRASH, f"cannot start {self.command[0]!r}: {error.strerror}") from None
         with _LIVE_LOCK:
             _LIVE.add(self.proc)
         self.buffer = b""
@@ -233,9 +239,12 @@ class ProcessSeat(Seat):
         self.check_quiet()
         self.send(f"{colour} {other}")
         self.send(f"{board.columns} {board.rows} {board.c} {board.p}")
-        self.send(opening_line(board, me))
+        line = opening_line(board, me)
+        self.send(line)
+        self.answer_owed = line.startswith("vos")
 
     def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+        self.answer_owed = False
         if last is not None:
             # after `vos` the answer comes unasked; anything before a column we send is extra
             self.check_quiet()
@@ -248,6 +257,12 @@ class ProcessSeat(Seat):
 
     def tell(self, word: str) -> None:
         try:
+            if self.answer_owed:
+                # the opponent forfeited before this player's first move was
+                # asked for: take the move off the wire so it is not mistaken
+                # for extra output at the next game
+                self.answer_owed = False
+                self.read_line(QUIT_GRACE)
             self.send(word)
         except Forfeit:
             self.note("could not tell the result: the player has gone")

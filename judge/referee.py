@@ -162,18 +162,18 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
     times: list[float] = []
     perf = time.perf_counter
 
-    def forfeit(side: int, error: Forfeit) -> GameResult:
+    def forfeit(side: int, error: Forfeit, opponent_started: bool = True) -> GameResult:
         seats[side].forfeited()
-        seats[1 - side].tell(WON)
+        if opponent_started:
+            seats[1 - side].tell(WON)
         return GameResult(1 - side, str(error), board.moves(), times, len(opening), side)
 
     for me in (0, 1):
         try:
             seats[me].start(board, me, colours[me])
         except Forfeit as error:
-            if me == 1:  # seat 0 already started a game that will not be played
-                seats[0].tell(WON)
-            return forfeit(me, error)
+            # seat 1 has not heard of this game if seat 0 failed to start it
+            return forfeit(me, error, opponent_started=me == 1)
     last: Optional[int] = None
     columns = board.columns
     while not board.is_over():

@@ -53,3 +53,20 @@ def test_a_bot_flooding_stderr_is_neither_blocked_nor_forfeited(tmp_path):
     assert sum(line.startswith("! xxx") for line in flood) > 256
     assert replay_transcript(flood, 7, 6, 4, 21) == 3
     assert live_members(started_pids(log_dir)) == []
+
+
+def test_output_after_the_result_forfeits_the_next_game_and_spares_the_opponent(tmp_path):
+    # chatty's stray line is found either as the next game starts (after the
+    # opponent was told `vos` and sent its first move) or in place of its first
+    # answer: a garbage forfeit of the next game in both cases, then a restart
+    games, log_dir = play(tmp_path, bot("random_bot.py"), bot("chatty.py"), (7, 6, 4), ["--first", "azul"], games=6)
+    for index, game in enumerate(games):
+        if index % 2 == 0:
+            assert game["reason"] in ("connect", "draw")
+        else:
+            assert (game["forfeit"], game["winner"]) == ("rojo", "azul")
+            assert game["reason"].startswith("garbage: ") and "gg (" in game["reason"]
+    honest = transcript(log_dir, "azul")
+    assert sum(line.startswith("# started pid") for line in honest) == 1
+    assert replay_transcript(honest, 7, 6, 4, 21) == 6
+    assert live_members(started_pids(log_dir)) == []

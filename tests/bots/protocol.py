@@ -32,7 +32,7 @@ def readline():
     return line.strip()
 
 
-def run(answer, seed=1):
+def run(answer, seed=1, after_result=None):
     games = 0
     while True:
         line = readline()
@@ -59,6 +59,8 @@ def run(answer, seed=1):
                 sys.stdout.flush()
             line = readline()
             if line in ("ganaste", "perdiste", "empataron", "empataste"):
+                if after_result:
+                    after_result(line)
                 break
             game.play(int(line))
             my_turn = True

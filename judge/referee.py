@@ -159,6 +159,7 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         board.play(col)
     clock = clock or Clock()
     clock.reset()
+    limited = clock.per_move is not None or clock.game is not None  # skip the clock when there is none
     times: list[float] = []
     perf = time.perf_counter
 
@@ -175,11 +176,10 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
             # seat 1 has not heard of this game if seat 0 failed to start it
             return forfeit(me, error, opponent_started=me == 1)
     last: Optional[int] = None
-    columns = board.columns
     while not board.is_over():
         side = board.moves_played & 1
         seat = seats[side]
-        allowed = clock.allowed(side) if seat.timed else None
+        allowed = clock.allowed(side) if limited and seat.timed else None
         if allowed is not None and seat.startup:
             allowed += seat.startup
         start = perf()
@@ -188,17 +188,19 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
             spent = perf() - start
             if allowed is not None and spent > allowed:
                 raise Forfeit(TIMEOUT, f"{spent:.3f} s > {allowed:.3f} s")
-            # the common case first: a legal int costs two comparisons
-            if type(answer) is int and 0 <= answer < columns and board.can_play(answer):
-                col = answer
-            else:
-                col = check_answer(board, answer)
+            try:
+                # the core checks the move; when it refuses, the board is unchanged
+                # and check_answer names the offence in the judge's words
+                board.play(answer)
+            except ValueError:
+                check_answer(board, answer)
+                raise  # the core and check_answer disagree: a judge bug, not a forfeit
         except Forfeit as error:
             return forfeit(side, error)
-        clock.spend(side, spent)
+        if clock.left:
+            clock.spend(side, spent)
         times.append(spent)
-        board.play(col)
-        last = col
+        last = answer
         if on_move is not None:
             on_move(board)
     winner = board.winner

@@ -135,8 +135,8 @@ class BotSeat(Seat):
 
 def check_answer(board: Board, answer: object) -> int:
     """The column `answer` names if it is a legal move on `board`; raises
-    Forfeit (garbage or illegal move) otherwise."""
-    if type(answer) is not int:  # bool and numpy ints are not columns on the wire either
+    Forfeit (garbage or illegal move) otherwise, with the reason."""
+    if type(answer) is not int:  # numpy integers are columns (training bots return them); bool is not
         if not isinstance(answer, numbers.Integral) or isinstance(answer, bool):
             raise Forfeit(GARBAGE, f"{answer!r} is not a column")
         answer = int(answer)

@@ -1,0 +1,212 @@
+"""The one game loop of the judge: in-process bots and player processes are
+refereed by the same code, over a "seat" that hides what sits at the table.
+
+A seat answers three things: `start` (a new game begins), `ask` (your move;
+here is the opponent's last column) and `tell` (the game is over, with the
+course judge's result word).  The loop checks every answer with the core's
+Board rules, so an illegal move never reaches the opponent.
+"""
+from __future__ import annotations
+
+import numbers
+import time
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from clinea.core import Board
+from clinea.players.bot import Bot
+
+COLOURS = ("azul", "rojo")
+WON, LOST, DRAWN = "ganaste", "perdiste", "empataron"
+
+# The reasons a game ends; a forfeit reason may carry details after a colon.
+CONNECT, DRAW = "connect", "draw"
+ILLEGAL, CRASH, TIMEOUT, GARBAGE = "illegal move", "crash", "timeout", "garbage"
+FORFEITS = (ILLEGAL, CRASH, TIMEOUT, GARBAGE)
+
+
+class Forfeit(Exception):
+    """Raised by a seat when its player cannot go on: `kind` is one of
+    FORFEITS, the message says what happened."""
+
+    def __init__(self, kind: str, detail: str = ""):
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind
+        self.detail = detail
+
+
+@dataclass
+class GameResult:
+    """What a refereed game produced.
+
+    `winner` is 0 (the player who moved first from the empty board), 1 or
+    None for a draw; `reason` is "connect", "draw" or a forfeit such as
+    "illegal move: column 9 out of range 0..6"; `moves` are 0-based columns
+    including the opening; `times[i]` is the thinking time in seconds of
+    `moves[len(opening) + i]`; `forfeit` is the offender's index or None.
+    """
+    winner: Optional[int]
+    reason: str
+    moves: list[int]
+    times: list[float]
+    opening: int = 0
+    forfeit: Optional[int] = None
+
+    @property
+    def kind(self) -> str:
+        """The reason without its details ("illegal move", "crash", ...)."""
+        return self.reason.split(":", 1)[0]
+
+
+@dataclass
+class Clock:
+    """Time allowed per move and, optionally, a game clock with increment.
+
+    `per_move` None means no per-move limit; `game` None means no game clock.
+    `grace` is added to every deadline for scheduling noise, so an honest bot
+    near its limit is not forfeited by the machine's load."""
+    per_move: Optional[float] = None
+    game: Optional[float] = None
+    increment: float = 0.0
+    grace: float = 0.05
+    left: list[float] = field(default_factory=list)
+
+    def reset(self) -> None:
+        self.left = [self.game, self.game] if self.game is not None else []
+
+    def allowed(self, side: int) -> Optional[float]:
+        """Seconds `side` may think now, grace included; None = unlimited."""
+        limits = [x for x in (self.per_move, self.left[side] if self.left else None) if x is not None]
+        return min(limits) + self.grace if limits else None
+
+    def spend(self, side: int, seconds: float) -> None:
+        if self.left:
+            self.left[side] += self.increment - seconds
+
+
+class Seat:
+    """Someone at the table. Subclasses speak to a bot or a process."""
+
+    name = "seat"
+
+    def start(self, board: Board, me: int, colour: str) -> None:
+        """A game begins on `board` (after any opening); `me` is 0 if this
+        seat made the first ply from the empty board. Raises Forfeit."""
+
+    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+        """This seat's answer for `board`, where the opponent just played
+        `last` (None at the first move of the seat). Raises Forfeit."""
+        raise NotImplementedError
+
+    def tell(self, word: str) -> None:
+        """The game ended: `word` is ganaste, perdiste or empataron."""
+
+    def forfeited(self) -> None:
+        """This seat lost by forfeit: a process seat kills its player here
+        and starts a fresh one for the next game."""
+
+
+class BotSeat(Seat):
+    """A Bot in this process. A bot that raises forfeits with a crash; a
+    timeout can only be noticed afterwards, since a Python call cannot be
+    interrupted."""
+
+    def __init__(self, bot: Bot):
+        self.bot = bot
+        self.name = getattr(bot, "name", "bot")
+
+    def start(self, board: Board, me: int, colour: str) -> None:
+        try:
+            self.bot.new_game(board.copy(), me)
+        except Exception as error:  # the bot's bug is its loss, not the judge's
+            raise Forfeit(CRASH, f"{type(error).__name__}: {error} (in new_game)") from error
+
+    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+        try:
+            return self.bot.choose(board.copy())
+        except Exception as error:
+            raise Forfeit(CRASH, f"{type(error).__name__}: {error}") from error
+
+
+def check_answer(board: Board, answer: object) -> int:
+    """The column `answer` names if it is a legal move on `board`; raises
+    Forfeit (garbage or illegal move) otherwise."""
+    if type(answer) is not int:  # bool and numpy ints are not columns on the wire either
+        if not isinstance(answer, numbers.Integral) or isinstance(answer, bool):
+            raise Forfeit(GARBAGE, f"{answer!r} is not a column")
+        answer = int(answer)
+    if not 0 <= answer < board.columns:
+        raise Forfeit(ILLEGAL, f"column {answer} out of range 0..{board.columns - 1}")
+    if not board.can_play(answer):
+        raise Forfeit(ILLEGAL, f"column {answer} is full")
+    return answer
+
+
+def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
+            clock: Optional[Clock] = None, colours: Sequence[str] = COLOURS,
+            on_move=None) -> GameResult:
+    """Plays one game between `seats[0]` (first from the empty board) and
+    `seats[1]` on the empty `board`, which it plays on. `colours[i]` is the
+    colour name of seat i. `on_move(board)` is called after every move (the
+    terminal view uses it). Every seat is told the outcome, except a
+    forfeiting one, which is told `forfeited()` instead."""
+    for col in opening:
+        board.play(col)
+    clock = clock or Clock()
+    clock.reset()
+    times: list[float] = []
+    perf = time.perf_counter
+
+    def forfeit(side: int, error: Forfeit) -> GameResult:
+        seats[side].forfeited()
+        seats[1 - side].tell(WON)
+        return GameResult(1 - side, str(error), board.moves(), times, len(opening), side)
+
+    for me in (0, 1):
+        try:
+            seats[me].start(board, me, colours[me])
+        except Forfeit as error:
+            if me == 1:  # seat 0 already started a game that will not be played
+                seats[0].tell(WON)
+            return forfeit(me, error)
+    last: Optional[int] = None
+    columns = board.columns
+    while not board.is_over():
+        side = board.moves_played & 1
+        allowed = clock.allowed(side)
+        start = perf()
+        try:
+            answer = seats[side].ask(board, last, allowed)
+            spent = perf() - start
+            if allowed is not None and spent > allowed:
+                raise Forfeit(TIMEOUT, f"{spent:.3f} s > {allowed:.3f} s")
+            # the common case first: a legal int costs two comparisons
+            if type(answer) is int and 0 <= answer < columns and board.can_play(answer):
+                col = answer
+            else:
+                col = check_answer(board, answer)
+        except Forfeit as error:
+            return forfeit(side, error)
+        clock.spend(side, spent)
+        times.append(spent)
+        board.play(col)
+        last = col
+        if on_move is not None:
+            on_move(board)
+    winner = board.winner
+    if winner is None:
+        seats[0].tell(DRAWN)
+        seats[1].tell(DRAWN)
+        return GameResult(None, DRAW, board.moves(), times, len(opening))
+    seats[winner].tell(WON)
+    seats[1 - winner].tell(LOST)
+    return GameResult(winner, CONNECT, board.moves(), times, len(opening))
+
+
+def play_bots(first: Bot, second: Bot, columns: int, rows: int, c: int, p: int,
+              opening: Sequence[int] = (), clock: Optional[Clock] = None) -> GameResult:
+    """One in-process game: `first` is player 0 (plays first from the empty
+    board; the `opening` plies are played for both sides before the bots take
+    over), `second` is player 1. Each bot gets `new_game(board, me)` and then
+    `choose(board)` on copies; a bad answer or an exception loses the game."""
+    return referee((BotSeat(first), BotSeat(second)), Board(columns, rows, c, p), opening, clock)

@@ -8,11 +8,13 @@ clinea.core.features, file format in clinea.players.weights).
 from __future__ import annotations
 
 import argparse
+import sys
 
 from clinea.core import Board
 from clinea.core.features import feature_names
 from clinea.core.greedy import Greedy
 from clinea.players.bot import Bot
+from clinea.players.driver import main_for
 from clinea.players.weights import MAX_WEIGHT, MIN_WEIGHT, Weights, check_weight
 
 
@@ -23,7 +25,21 @@ def _weight_argument(text: str) -> float:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def _weights_file_argument(path: str) -> Weights:
+    try:
+        return Weights.load(path)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _usage_error(message: str) -> SystemExit:
+    sys.stderr.write(f"greedy: error: {message}\n")
+    return SystemExit(2)
+
+
 class GreedyBot(Bot):
+    """Plays a win, else avoids losing at once, else the best weighted board."""
+
     name = "greedy"
 
     def __init__(self, weights: Weights | None = None):
@@ -50,7 +66,7 @@ class GreedyBot(Bot):
             "weights", nargs="*", type=_weight_argument, metavar="W",
             help=f"weights in {MIN_WEIGHT:g}..{MAX_WEIGHT:g}, 4 + 4 (c - 1) of them in this order "
                  f"(shown for c = 4): {names}. Default: the shipped hand-made weights")
-        parser.add_argument("--weights", dest="weights_file", metavar="FILE.json",
+        parser.add_argument("--weights", dest="weights_file", metavar="FILE.json", type=_weights_file_argument,
                             help="read the weights from a JSON file (as `clinea train` writes)")
         parser.epilog = ((parser.epilog or "") + "\nexamples:\n  players/greedy --weights weights.json\n"
                          "  players/greedy 0.3 -0.05 -0.1 0.05 0 0.1 0.3 0.02 0.2 0.6 0 0.15 0.5 0.05 0.3 1")
@@ -58,14 +74,16 @@ class GreedyBot(Bot):
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "GreedyBot":
         if args.weights and args.weights_file:
-            raise ValueError("give the weights either as numbers or with --weights FILE, not both")
+            raise _usage_error("give the weights either as numbers or with --weights FILE, not both")
         if args.weights_file:
-            return cls(Weights.load(args.weights_file))
+            return cls(args.weights_file)
         if args.weights:
-            return cls(Weights.from_flat(args.weights, {"made_by": "command line"}))
+            try:
+                return cls(Weights.from_flat(args.weights, {"made_by": "command line"}))
+            except ValueError as error:
+                raise _usage_error(str(error)) from None
         return cls()
 
 
 def main(argv: list[str] | None = None) -> int:
-    from clinea.players.driver import main_for
     return main_for(GreedyBot, argv)

@@ -13,6 +13,7 @@ import sys
 from clinea.core import Board
 from clinea.core.lookahead import RandomizedMinimax
 from clinea.players.bot import Bot
+from clinea.players.driver import main_for
 
 MAX_DEPTH = 64
 
@@ -38,6 +39,8 @@ def _seed_argument(text: str) -> int:
 
 
 class RandomizedMinimaxBot(Bot):
+    """Looks k plies ahead; a forced win, else a sure draw, else a random move that does not lose."""
+
     name = "randomized_minimax"
 
     def __init__(self, depth: int = 4, seed: int | None = None):
@@ -71,5 +74,4 @@ class RandomizedMinimaxBot(Bot):
 
 
 def main(argv: list[str] | None = None) -> int:
-    from clinea.players.driver import main_for
     return main_for(RandomizedMinimaxBot, argv)

@@ -15,6 +15,7 @@ cdef enum:
 
 cdef int c_run_lengths(int c) noexcept nogil
 cdef int c_feature_count(int c) noexcept nogil
+cdef int c_grid_size(int columns, int rows) noexcept nogil
 cdef void c_board_grid(Board board, uint8_t* grid) noexcept nogil
-cdef void c_count_features(const uint8_t* grid, const int* heights, int columns, int rows,
+cdef void c_count_features(const uint8_t* grid, int columns, int rows,
                            int nlen, int* counts) noexcept nogil

@@ -88,66 +88,71 @@ def feature_names(int c) -> list:
     return names
 
 
+cdef int c_grid_size(int columns, int rows) noexcept nogil:
+    """Cells of the padded grid: a frame of one off-board cell all round,
+    column-major, (columns + 2) x (rows + 2); cell (col, row) is at
+    (col + 1) * (rows + 2) + row + 1."""
+    return (columns + 2) * (rows + 2)
+
+
 cdef void c_board_grid(Board board, uint8_t* grid) noexcept nogil:
-    """Fills `grid` (column-major, columns * rows, 0 empty / 1 first / 2 second)."""
-    cdef int columns = board.g.columns, rows = board.g.rows
+    """Fills the padded grid of `board` (see c_grid_size): 0 empty, 1 first
+    player, 2 second, 3 off the board. The frame of 3s lets the counting
+    loops look at neighbours without bounds checks, and makes "playable"
+    simply "empty with something (a stone or the floor) below"."""
+    cdef int columns = board.g.columns, rows = board.g.rows, height = rows + 2
     cdef int col, row
     cdef uint64_t bit, first
-    if not board.g.bitboard:
-        memcpy(grid, board.cells, columns * rows * sizeof(uint8_t))
-        return
-    # `current` holds the side to move's stones
-    first = board.bits.current if board.moves_played % 2 == 0 else board.bits.current ^ board.bits.mask
+    memset(grid, 3, c_grid_size(columns, rows) * sizeof(uint8_t))
+    if board.g.bitboard:
+        # `current` holds the side to move's stones
+        first = board.bits.current if board.moves_played % 2 == 0 else board.bits.current ^ board.bits.mask
     for col in range(columns):
         for row in range(rows):
+            if not board.g.bitboard:
+                grid[(col + 1) * height + row + 1] = board.cells[col * rows + row]
+                continue
             bit = bottom_cell(&board.g, col) << row
             if not board.bits.mask & bit:
-                grid[col * rows + row] = 0
+                grid[(col + 1) * height + row + 1] = 0
             elif first & bit:
-                grid[col * rows + row] = 1
+                grid[(col + 1) * height + row + 1] = 1
             else:
-                grid[col * rows + row] = 2
+                grid[(col + 1) * height + row + 1] = 2
 
 
-cdef inline int cell_at(const uint8_t* grid, int columns, int rows, int col, int row) noexcept nogil:
-    """The stone at (col, row), or 3 off the board (never equal to a stone or empty)."""
-    if col < 0 or col >= columns or row < 0 or row >= rows:
-        return 3
-    return grid[col * rows + row]
-
-
-cdef void c_count_features(const uint8_t* grid, const int* heights, int columns, int rows,
+cdef void c_count_features(const uint8_t* grid, int columns, int rows,
                            int nlen, int* counts) noexcept nogil:
-    """Raw counts for both players: counts[0 .. n) for the first player's
-    stones, counts[n .. 2n) for the second's, n = 4 + 4 nlen."""
+    """Raw counts for both players on a padded grid: counts[0 .. n) for the
+    first player's stones, counts[n .. 2n) for the second's, n = 4 + 4 nlen."""
     cdef int n = F_SCALARS + F_RUN_KINDS * nlen
-    cdef int col, row, s, d, dc, dr, length, bc, br, ac, ar, nc, nr
+    cdef int height = rows + 2
+    cdef int col, row, s, d, step, length, i, before, after, seen
     cdef int* mine
-    cdef bint before_free, after_free, seen1, seen2
+    cdef bint before_free, after_free
     cdef int mid_low = (columns - 1) // 2, mid_high = columns // 2
-    cdef int dcs[4]
-    cdef int drs[4]
-    dcs[0] = 1; drs[0] = 0
-    dcs[1] = 0; drs[1] = 1
-    dcs[2] = 1; drs[2] = 1
-    dcs[3] = 1; drs[3] = -1
+    cdef int steps[4]
+    cdef int around[8]
+    steps[0] = height       # horizontal
+    steps[1] = 1            # vertical
+    steps[2] = height + 1   # diagonal up-right
+    steps[3] = height - 1   # diagonal down-right
+    around[0] = -height - 1; around[1] = -height; around[2] = -height + 1
+    around[3] = -1; around[4] = 1
+    around[5] = height - 1; around[6] = height; around[7] = height + 1
     memset(counts, 0, 2 * n * sizeof(int))
     for col in range(columns):
+        i = (col + 1) * height
         for row in range(rows):
-            s = grid[col * rows + row]
+            i += 1
+            s = grid[i]
             if s == 0:
-                # a liberty of each player with a stone around it
-                seen1 = False
-                seen2 = False
-                for dc in range(-1, 2):
-                    for dr in range(-1, 2):
-                        nc = cell_at(grid, columns, rows, col + dc, row + dr)
-                        if nc == 1:
-                            seen1 = True
-                        elif nc == 2:
-                            seen2 = True
-                counts[F_LIBERTIES] += seen1
-                counts[n + F_LIBERTIES] += seen2
+                # a liberty of each player with a stone around it, counted once
+                seen = 0
+                for d in range(8):
+                    seen |= 1 << grid[i + around[d]]
+                counts[F_LIBERTIES] += (seen >> 1) & 1
+                counts[n + F_LIBERTIES] += (seen >> 2) & 1
                 continue
             mine = counts + (s - 1) * n
             if col == mid_low or col == mid_high:
@@ -157,31 +162,27 @@ cdef void c_count_features(const uint8_t* grid, const int* heights, int columns,
                 if (col == 0 or col == columns - 1) and (row == 0 or row == rows - 1):
                     mine[F_CORNERS] += 1
             for d in range(4):
-                dc = dcs[d]
-                dr = drs[d]
-                bc = col - dc
-                br = row - dr
-                if cell_at(grid, columns, rows, bc, br) == s:
+                step = steps[d]
+                before = i - step
+                if grid[before] == s:
                     continue  # not the start of a maximal run
                 length = 1
-                ac = col + dc
-                ar = row + dr
-                while cell_at(grid, columns, rows, ac, ar) == s:
+                after = i + step
+                while grid[after] == s:
                     length += 1
-                    ac += dc
-                    ar += dr
+                    after += step
                 if length > nlen:
                     continue
-                before_free = cell_at(grid, columns, rows, bc, br) == 0
-                after_free = cell_at(grid, columns, rows, ac, ar) == 0
+                before_free = grid[before] == 0
+                after_free = grid[after] == 0
                 mine[F_SCALARS + length - 1] += 1
                 if before_free or after_free:
                     mine[F_SCALARS + nlen + length - 1] += 1
-                if ((before_free and heights[bc] == br)
-                        or (after_free and heights[ac] == ar)):
-                    mine[F_SCALARS + 2 * nlen + length - 1] += 1
-                if before_free and after_free:
-                    mine[F_SCALARS + 3 * nlen + length - 1] += 1
+                    # playable: empty with a stone or the floor below
+                    if (before_free and grid[before - 1] != 0) or (after_free and grid[after - 1] != 0):
+                        mine[F_SCALARS + 2 * nlen + length - 1] += 1
+                    if before_free and after_free:
+                        mine[F_SCALARS + 3 * nlen + length - 1] += 1
 
 
 def count_features(Board board) -> tuple:
@@ -190,7 +191,7 @@ def count_features(Board board) -> tuple:
     cdef int columns = board.g.columns, rows = board.g.rows
     cdef int nlen = c_run_lengths(board.g.c)
     cdef int n = c_feature_count(board.g.c)
-    cdef uint8_t* grid = <uint8_t*>PyMem_Malloc(columns * rows * sizeof(uint8_t))
+    cdef uint8_t* grid = <uint8_t*>PyMem_Malloc(c_grid_size(columns, rows) * sizeof(uint8_t))
     cdef int* counts = <int*>PyMem_Malloc(2 * n * sizeof(int))
     if not grid or not counts:
         PyMem_Free(grid)
@@ -198,7 +199,7 @@ def count_features(Board board) -> tuple:
         raise MemoryError()
     try:
         c_board_grid(board, grid)
-        c_count_features(grid, board.heights, columns, rows, nlen, counts)
+        c_count_features(grid, columns, rows, nlen, counts)
         return ([counts[i] for i in range(n)], [counts[n + i] for i in range(n)])
     finally:
         PyMem_Free(grid)

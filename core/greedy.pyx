@@ -12,11 +12,12 @@ O(columns * rows) feature count per move: O(columns^2 * rows).
 """
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t
-from libc.string cimport memcpy
 
 from clinea.core.board cimport Board
 from clinea.core.cbot cimport CBot
-from clinea.core.features cimport c_board_grid, c_count_features, c_feature_count, c_run_lengths
+from clinea.core.features cimport (
+    c_board_grid, c_count_features, c_feature_count, c_grid_size, c_run_lengths,
+)
 
 
 cdef class Greedy(CBot):
@@ -28,7 +29,6 @@ cdef class Greedy(CBot):
     cdef int game_c
     # scratch, grown to the largest board seen
     cdef uint8_t* grid
-    cdef int* heights
     cdef int* counts
     cdef int* legal
     cdef int* reply
@@ -56,7 +56,6 @@ cdef class Greedy(CBot):
         PyMem_Free(self.w)
         PyMem_Free(self.counts)
         PyMem_Free(self.grid)
-        PyMem_Free(self.heights)
         PyMem_Free(self.legal)
         PyMem_Free(self.reply)
         PyMem_Free(self.safe)
@@ -70,7 +69,7 @@ cdef class Greedy(CBot):
         return self.game_c
 
     cdef void _reserve(self, Board board) except *:
-        cdef int cells = board.g.columns * board.g.rows
+        cdef int cells = c_grid_size(board.g.columns, board.g.rows)
         cdef int columns = board.g.columns
         if cells > self.capacity_cells:
             PyMem_Free(self.grid)
@@ -79,15 +78,13 @@ cdef class Greedy(CBot):
                 raise MemoryError()
             self.capacity_cells = cells
         if columns > self.capacity_columns:
-            PyMem_Free(self.heights)
             PyMem_Free(self.legal)
             PyMem_Free(self.reply)
             PyMem_Free(self.safe)
-            self.heights = <int*>PyMem_Malloc(columns * sizeof(int))
             self.legal = <int*>PyMem_Malloc(columns * sizeof(int))
             self.reply = <int*>PyMem_Malloc(columns * sizeof(int))
             self.safe = <char*>PyMem_Malloc(columns * sizeof(char))
-            if not self.heights or not self.legal or not self.reply or not self.safe:
+            if not self.legal or not self.reply or not self.safe:
                 raise MemoryError()
             self.capacity_columns = columns
 
@@ -106,7 +103,7 @@ cdef class Greedy(CBot):
     cdef int c_choose(self, Board board) noexcept nogil:
         cdef int n = board.c_legal_columns(self.legal)
         cdef int i, j, k, col, nreply, nsafe = 0, me, best = -1, columns = board.g.columns
-        cdef int rows = board.g.rows, nlen = c_run_lengths(board.g.c)
+        cdef int rows = board.g.rows, nlen = c_run_lengths(board.g.c), cell
         cdef double score, best_score = 0.0
         cdef int* own
         cdef int* other
@@ -128,18 +125,16 @@ cdef class Greedy(CBot):
             nsafe += self.safe[i]
         me = board.moves_played & 1
         c_board_grid(board, self.grid)
-        memcpy(self.heights, board.heights, columns * sizeof(int))
         own = self.counts + me * self.nw
         other = self.counts + (1 - me) * self.nw
         for i in range(n):
             if nsafe > 0 and not self.safe[i]:
                 continue
             col = self.legal[i]
-            self.grid[col * rows + self.heights[col]] = me + 1
-            self.heights[col] += 1
-            c_count_features(self.grid, self.heights, columns, rows, nlen, self.counts)
-            self.heights[col] -= 1
-            self.grid[col * rows + self.heights[col]] = 0
+            cell = (col + 1) * (rows + 2) + board.heights[col] + 1
+            self.grid[cell] = me + 1
+            c_count_features(self.grid, columns, rows, nlen, self.counts)
+            self.grid[cell] = 0
             score = 0.0
             for k in range(self.nw):
                 score += self.w[k] * (own[k] - other[k])

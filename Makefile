@@ -23,6 +23,7 @@ test: install
 
 bench: install
 	$(PY) benchmarks/playouts.py
+	$(PY) benchmarks/training.py
 
 clean:
 	rm -rf build dist *.egg-info core/*.c core/*.so $(VENV)

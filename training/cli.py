@@ -26,28 +26,21 @@ EXAMPLES = """examples:
   players/greedy --weights train-genetic.json"""
 
 
-def _positive_int(name):
+def _int_at_least(name: str, low: int):
+    """An argparse type: an integer >= low, errors naming the option and the range."""
     def parse(text):
         try:
             value = int(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text!r} is not an integer (allowed 1 or more)") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{name} {value} is out of range: allowed 1 or more")
+            raise argparse.ArgumentTypeError(f"{name} {text!r} is not an integer (allowed {low} or more)") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{name} {value} is out of range: allowed {low} or more")
         return value
     return parse
 
 
-def _count(name):
-    def parse(text):
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text!r} is not an integer (allowed 0 or more)") from None
-        if value < 0:
-            raise argparse.ArgumentTypeError(f"{name} {value} is out of range: allowed 0 or more")
-        return value
-    return parse
+def _positive_int(name: str):
+    return _int_at_least(name, 1)
 
 
 def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | None) -> None:
@@ -69,7 +62,7 @@ def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | No
                      help=f"worker processes for the games (this machine has {os.cpu_count()})")
     run.add_argument("--out", default=None, metavar="PREFIX",
                      help="write PREFIX.json, PREFIX.csv, PREFIX.png (default train-METHOD)")
-    run.add_argument("--eval-games", type=_count("--eval-games"), default=100, metavar="N",
+    run.add_argument("--eval-games", type=_int_at_least("--eval-games", 0), default=100, metavar="N",
                      help="final evaluation: N games in each colour against random and "
                           "against randomized minimax (default 100; 0 skips it)")
     run.add_argument("--quiet", action="store_true", help="no progress bar")

@@ -24,6 +24,7 @@ test: install
 bench: install
 	$(PY) benchmarks/playouts.py
 	$(PY) benchmarks/training.py
+	$(PY) benchmarks/judge.py
 
 clean:
 	rm -rf build dist *.egg-info core/*.c core/*.so $(VENV)

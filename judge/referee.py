@@ -88,6 +88,11 @@ class Seat:
     """Someone at the table. Subclasses speak to a bot or a process."""
 
     name = "seat"
+    #: False for a human at the terminal, who is never out of time
+    timed = True
+    #: extra seconds for the next answer only (a program that just started
+    #: is loading its interpreter, which is not thinking time)
+    startup = 0.0
 
     def start(self, board: Board, me: int, colour: str) -> None:
         """A game begins on `board` (after any opening); `me` is 0 if this
@@ -157,26 +162,29 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
     times: list[float] = []
     perf = time.perf_counter
 
-    def forfeit(side: int, error: Forfeit) -> GameResult:
+    def forfeit(side: int, error: Forfeit, opponent_started: bool = True) -> GameResult:
         seats[side].forfeited()
-        seats[1 - side].tell(WON)
+        if opponent_started:
+            seats[1 - side].tell(WON)
         return GameResult(1 - side, str(error), board.moves(), times, len(opening), side)
 
     for me in (0, 1):
         try:
             seats[me].start(board, me, colours[me])
         except Forfeit as error:
-            if me == 1:  # seat 0 already started a game that will not be played
-                seats[0].tell(WON)
-            return forfeit(me, error)
+            # seat 1 has not heard of this game if seat 0 failed to start it
+            return forfeit(me, error, opponent_started=me == 1)
     last: Optional[int] = None
     columns = board.columns
     while not board.is_over():
         side = board.moves_played & 1
-        allowed = clock.allowed(side)
+        seat = seats[side]
+        allowed = clock.allowed(side) if seat.timed else None
+        if allowed is not None and seat.startup:
+            allowed += seat.startup
         start = perf()
         try:
-            answer = seats[side].ask(board, last, allowed)
+            answer = seat.ask(board, last, allowed)
             spent = perf() - start
             if allowed is not None and spent > allowed:
                 raise Forfeit(TIMEOUT, f"{spent:.3f} s > {allowed:.3f} s")

@@ -101,7 +101,7 @@ def test_fitness_formulas_on_hand_made_games():
     assert fitness_points([(LOSS, False)]) == 0 and fitness_not_lost([]) == 0
 
 
-@pytest.mark.parametrize("candidate, champion, accepted", [
+@pytest.mark.parametrize("candidate, champion, accepted", [  # (wins, draws, losses)
     ((6, 2, 2), (5, 2, 3), True),    # more wins, fewer losses
     ((5, 3, 2), (5, 2, 3), True),    # same wins, fewer losses
     ((7, 0, 3), (5, 4, 1), False),   # same margin, more losses
@@ -110,7 +110,9 @@ def test_fitness_formulas_on_hand_made_games():
     ((5, 4, 1), (5, 4, 1), False),   # no improvement
 ])
 def test_grid_rule_c_on_hand_made_counts(candidate, champion, accepted):
-    assert grid.accept_c(Tally(*candidate), Tally(*champion)) is accepted
+    def tally(wins, draws, losses):
+        return Tally(wins=wins, draws=draws, losses=losses)
+    assert grid.accept_c(tally(*candidate), tally(*champion)) is accepted
 
 
 def test_grid_rule_a_needs_a_win_in_both_colours():

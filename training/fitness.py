@@ -7,9 +7,9 @@ A game is seen from one player as (outcome, second): outcome 1 win, 0 draw,
 from __future__ import annotations
 
 import statistics
-from dataclasses import dataclass
 from typing import Sequence
 
+from clinea.judge.report import Tally as JudgeTally
 from clinea.training.games import Geometry, greedy, opponent, play
 
 WIN, DRAW, LOSS = 1, 0, -1
@@ -43,39 +43,27 @@ def fitness_points(games: Sequence[tuple[int, bool]]) -> float:
 FITNESS = {1: fitness_not_lost, 2: fitness_points}
 
 
-@dataclass
-class Tally:
-    wins: int = 0
-    draws: int = 0
-    losses: int = 0
+OUTCOME_NAMES = {WIN: "wins", DRAW: "draws", LOSS: "losses"}
 
-    def add(self, outcome: int) -> None:
-        if outcome == WIN:
-            self.wins += 1
-        elif outcome == DRAW:
-            self.draws += 1
-        else:
-            self.losses += 1
+
+class Tally(JudgeTally):
+    """The judge's win/loss/draw tally, fed with training's outcomes."""
+
+    def count(self, outcome: int) -> None:
+        self.add(OUTCOME_NAMES[outcome])
 
     @classmethod
     def of(cls, games: Sequence[tuple[int, bool]]) -> "Tally":
         """The tally of a list of (outcome, second)."""
         tally = cls()
         for outcome, _ in games:
-            tally.add(outcome)
+            tally.count(outcome)
         return tally
-
-    @property
-    def games(self) -> int:
-        return self.wins + self.draws + self.losses
 
     @property
     def margin(self) -> int:
         """wins - losses"""
         return self.wins - self.losses
-
-    def __str__(self) -> str:
-        return f"{self.wins} won, {self.draws} drawn, {self.losses} lost"
 
 
 def summary(values: Sequence[float]) -> dict:
@@ -152,5 +140,5 @@ def tallies(games: Sequence[tuple[int, bool]]) -> tuple[Tally, Tally]:
     """(moving first, moving second) tallies of one player's games."""
     first, second = Tally(), Tally()
     for outcome, moved_second in games:
-        (second if moved_second else first).add(outcome)
+        (second if moved_second else first).count(outcome)
     return first, second

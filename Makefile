@@ -23,6 +23,7 @@ test: install
 
 bench: install
 	$(PY) benchmarks/playouts.py
+	$(PY) benchmarks/training.py
 	$(PY) benchmarks/judge.py
 
 clean:

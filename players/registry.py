@@ -13,6 +13,8 @@ from clinea.players.bot import Bot
 
 PLAYERS: dict[str, str] = {
     "random": "clinea.players.random_player:RandomBot",
+    "greedy": "clinea.players.greedy_player:GreedyBot",
+    "randomized_minimax": "clinea.players.randomized_minimax_player:RandomizedMinimaxBot",
 }
 
 

@@ -3,8 +3,8 @@ fitness 2, pmut 0.005, pcross 0.4, every pair playing twice): wall time,
 in-process games per second, and the winner against random (1000 games
 moving first, 1000 moving second).
 
-Also prints greedy-vs-greedy games per second on one core through the in-C
-game loop and through the judge's referee (play_bots), the median of
+Also prints greedy-vs-greedy games per second on one core through the
+judge's play_bots, in its in-C loop and in its Python loop, the median of
 several repeats (machines here are shared and noisy)."""
 import argparse
 import os
@@ -48,10 +48,10 @@ def main() -> None:
     bots = [greedy([rng.uniform(-1, 1) for _ in range(feature_count(4))], 4) for _ in range(12)]
     pairs = [(a, b) for a in bots for b in bots if a is not b]
     fast = games_per_second(lambda a, b: play(a, b, geometry), pairs, args.repeats)
-    judged = games_per_second(lambda a, b: play_bots(a, b, 7, 6, 4, 21), pairs, args.repeats)
+    judged = games_per_second(lambda a, b: play_bots(a, b, 7, 6, 4, 21, in_core=False), pairs, args.repeats)
     print("greedy vs greedy on 7x6, one core (median of %d):" % args.repeats)
-    print(f"  in-C game loop (training)   {fast:10,.0f} games/s")
-    print(f"  judge referee (play_bots)   {judged:10,.0f} games/s   ({fast / judged:.1f}x slower)")
+    print(f"  play_bots, in-C loop        {fast:10,.0f} games/s")
+    print(f"  play_bots, Python loop      {judged:10,.0f} games/s   ({fast / judged:.1f}x slower)")
 
     config = genetic.GeneticConfig(population=args.population, pcross=0.4, pmut=0.005, selection=2, fitness=2)
     games = args.generations * args.population * (args.population - 1)

@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import numbers
 import time
+from array import array
 from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from clinea.core import Board
+from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
 from clinea.players.bot import Bot
 
 COLOURS = ("azul", "rojo")
@@ -214,9 +216,39 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
 
 
 def play_bots(first: Bot, second: Bot, columns: int, rows: int, c: int, p: int,
-              opening: Sequence[int] = (), clock: Optional[Clock] = None) -> GameResult:
+              opening: Sequence[int] = (), clock: Optional[Clock] = None,
+              in_core: bool = True) -> GameResult:
     """One in-process game: `first` is player 0 (plays first from the empty
     board; the `opening` plies are played for both sides before the bots take
     over), `second` is player 1. Each bot gets `new_game(board, me)` and then
-    `choose(board)` on copies; a bad answer or an exception loses the game."""
-    return referee((BotSeat(first), BotSeat(second)), Board(columns, rows, c, p), opening, clock)
+    `choose(board)` on copies; a bad answer or an exception loses the game.
+
+    When both bots run in C (they expose `core_for(board)`, as greedy,
+    randomized minimax and the fast random bot do), no clock is set and
+    `in_core` allows it, the whole game runs in the core's C loop under the
+    same Board rules and gives the same result: training plays hundreds of
+    thousands of games through here, and this loop's Python per move would
+    double their cost."""
+    board = Board(columns, rows, c, p)
+    if in_core and clock is None and hasattr(first, "core_for") and hasattr(second, "core_for"):
+        return _play_in_core((first, second), board, opening)
+    return referee((BotSeat(first), BotSeat(second)), board, opening, clock)
+
+
+def _play_in_core(bots: Sequence[Bot], board: Board, opening: Sequence[int]) -> GameResult:
+    board.play_moves(opening)
+    to_move = board.side_to_move
+    times = array("d", bytes(8 * (board.max_moves - board.moves_played)))
+    outcome, column = play_cbots(bots[to_move].core_for(board), bots[1 - to_move].core_for(board), board, times)
+    moves = board.moves()
+    spent = times[:len(moves) - len(opening)].tolist()  # as the referee: no time for a forfeited move
+    if outcome == -1:
+        return GameResult(None, DRAW, moves, spent, len(opening))
+    if outcome in (0, 1):
+        return GameResult(outcome, CONNECT, moves, spent, len(opening))
+    side = to_move if outcome == ILLEGAL_BY_FIRST else 1 - to_move
+    try:
+        check_answer(board, column)
+    except Forfeit as error:
+        return GameResult(1 - side, str(error), moves, spent, len(opening), side)
+    raise AssertionError(f"the in-C loop refused column {column}, which the referee accepts")

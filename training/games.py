@@ -1,24 +1,19 @@
-"""Games inside training: in process, through the core, with the judge's
-results (clinea.judge.referee.GameResult: winner 0/1/None, reason, moves, times).
+"""Games inside training: in process, refereed by the judge's `play_bots`
+(results are clinea.judge.referee.GameResult: winner 0/1/None, reason, moves,
+times).
 
-Two bots that expose `core_for(board) -> CBot` (greedy, randomized minimax,
-FastRandomBot) play through `clinea.core.fastgame.play_cbots`: the same Board
-rules and the same winner/reason semantics as the judge's referee, without
-its ~8 us of Python per move, which would otherwise double a training run
-(see benchmarks/training.py). Any other bot goes through the judge's
-`play_bots`. The fast path relies on `core_for` doing everything `new_game`
-would; the bots above keep no other per-game state.
+The bots here expose `core_for(board) -> CBot`, so the judge plays their games
+in its in-C loop; that relies on `core_for` doing everything `new_game` would,
+which holds since these bots keep no other per-game state.
 """
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 
 from clinea.core import Board
 from clinea.core.cbot import UniformRandom
-from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
-from clinea.judge.referee import CONNECT, DRAW, Forfeit, GameResult, check_answer, play_bots
+from clinea.judge.referee import GameResult, play_bots
 from clinea.players.bot import Bot
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
@@ -58,26 +53,9 @@ class FastRandomBot(Bot):
 
 
 def play(first: Bot, second: Bot, geometry: Geometry) -> GameResult:
-    """One game, `first` moving first."""
-    core_first = getattr(first, "core_for", None)
-    core_second = getattr(second, "core_for", None)
-    if core_first is None or core_second is None:
-        return play_bots(first, second, geometry.columns, geometry.rows, geometry.c, geometry.tokens)
-    board = geometry.board()
-    times = np.zeros(board.max_moves)
-    outcome, column = play_cbots(core_first(board), core_second(board), board, times)
-    moves = board.moves()
-    spent = times[:len(moves)].tolist()  # as the referee: no time for a forfeited move
-    if outcome == 0 or outcome == 1:
-        return GameResult(outcome, CONNECT, moves, spent)
-    if outcome == -1:
-        return GameResult(None, DRAW, moves, spent)
-    side = 0 if outcome == ILLEGAL_BY_FIRST else 1
-    try:
-        check_answer(board, column)
-        raise AssertionError(f"the in-C loop rejected column {column}, which the judge accepts")
-    except Forfeit as error:
-        return GameResult(1 - side, str(error), moves, spent, 0, side)
+    """One game, `first` moving first, refereed by the judge (in C when both
+    bots allow it)."""
+    return play_bots(first, second, geometry.columns, geometry.rows, geometry.c, geometry.tokens)
 
 
 def greedy(values, c: int) -> GreedyBot:

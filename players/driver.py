@@ -131,7 +131,7 @@ def build_parser(bot_class: type[Bot], program: str) -> argparse.ArgumentParser:
         prog=program,
         description=summary + " Speaks the referee protocol on stdin/stdout.",
         epilog=("example:\n"
-                f"  clinea judge --blue_player {program} --red_player players/random --iterations 10"),
+                f"  clinea judge --blue_player players/{bot_class.name} --red_player players/random --iterations 10"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_common_options(parser)

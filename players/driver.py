@@ -58,9 +58,18 @@ class _Session:
             board = Board(*sizes)
         except ValueError as error:
             raise ProtocolError(" ".join(map(str, sizes)), f"a playable board ({error})") from None
-        first = protocol.parse_first(self.receive())
-        self.bot.new_game(board.copy(), 0 if first else 1)
-        if first:
+        line = self.receive()
+        my_turn, opening = protocol.parse_first(line)
+        try:
+            board.play_moves(opening)
+        except ValueError as error:
+            raise ProtocolError(line, f"an opening playable on this board ({error})") from None
+        if board.is_over():
+            raise ProtocolError(line, "an opening that leaves the game open")
+        # `me` counts from the empty board: 0 is whoever played the first ply
+        me = board.side_to_move if my_turn else 1 - board.side_to_move
+        self.bot.new_game(board.copy(), me)
+        if my_turn:
             self.move(board)
         while True:
             message = protocol.parse_move_or_result(self.receive())
@@ -122,7 +131,7 @@ def build_parser(bot_class: type[Bot], program: str) -> argparse.ArgumentParser:
         prog=program,
         description=summary + " Speaks the referee protocol on stdin/stdout.",
         epilog=("example:\n"
-                f"  clinea judge --blue_player {program} --red_player players/random --iterations 10"),
+                f"  clinea judge --blue_player players/{bot_class.name} --red_player players/random --iterations 10"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_common_options(parser)

@@ -62,11 +62,17 @@ def parse_sizes(line: str) -> tuple[int, int, int, int]:
     return columns, rows, c, p
 
 
-def parse_first(line: str) -> bool:
-    word = line.strip()
-    if word not in (YOU_FIRST, OPPONENT_FIRST):
-        raise ProtocolError(line, f"'{YOU_FIRST}' or '{OPPONENT_FIRST}'")
-    return word == YOU_FIRST
+def parse_first(line: str) -> tuple[bool, list[int]]:
+    """`vos` (I move next) or `el`, and the opening plies that may follow them.
+
+    The plies are a clinea extension, sent only by our judge's --openings:
+    0-based columns played from the empty board before the players take over.
+    """
+    expected = f"'{YOU_FIRST}' or '{OPPONENT_FIRST}', optionally followed by opening columns"
+    fields = line.split()
+    if not fields or fields[0] not in (YOU_FIRST, OPPONENT_FIRST):
+        raise ProtocolError(line, expected)
+    return fields[0] == YOU_FIRST, [parse_integer(field, expected) for field in fields[1:]]
 
 
 def parse_move_or_result(line: str) -> int | str:

@@ -15,6 +15,8 @@ PLAYERS: dict[str, str] = {
     "random": "clinea.players.random_player:RandomBot",
     "evaluator": "clinea.players.evaluator_player:EvaluatorBot",
     "strong": "clinea.players.strong_player:StrongBot",
+    "greedy": "clinea.players.greedy_player:GreedyBot",
+    "randomized_minimax": "clinea.players.randomized_minimax_player:RandomizedMinimaxBot",
 }
 
 

@@ -88,7 +88,8 @@ def garbage_for(expected):
         return st.one_of(NOT_A_NUMBER, st.sampled_from(["7 6 4", "7 6 4 21 1", "0 6 4 21", "7 6 0 21",
                                                           "7 -6 4 21", "7 6 4 x", "7.0 6 4 21", "200 6 4 21"]))
     if kind == "first":
-        return st.sampled_from(["", "yo", "vos vos", "3", "VOS", "salir", "ganaste"])
+        return st.sampled_from(["", "yo", "vos vos", "3", "VOS", "salir", "ganaste", "vos x", "el 3 -1",
+                                "vos 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"])
     acceptable = expected[1]
     return st.one_of(st.integers(-3, 12).filter(lambda col: col not in acceptable).map(str),
                      st.sampled_from(["salir", "azul rojo", "gane", "", "3 4", "vos", "+1", "1.0"]),
@@ -118,3 +119,35 @@ def test_a_bot_choosing_an_illegal_column_is_reported_not_sent():
     out, err = io.StringIO(), io.StringIO()
     status = serve(FunctionBot(lambda board: 99), io.StringIO("azul rojo\n7 6 4 21\nvos\n"), out, err)
     assert status == 1 and out.getvalue() == "" and "99" in err.getvalue()
+
+
+@given(st.integers(1, 9), st.integers(1, 9), st.lists(st.integers(0, 10**6), max_size=12), st.booleans())
+def test_opening_extension_starts_from_the_position(columns, rows, picks, my_turn):
+    """`vos|el PLY...` (our judge's --openings): the bot sees the opening played."""
+    game = ReferenceGame(columns, rows, 4, columns * rows)
+    opening = []
+    for pick in picks:
+        if game.over() or len(game.legal()) == 0:
+            break
+        col = game.legal()[pick % len(game.legal())]
+        game.play(col)
+        if game.over():
+            game = None
+            break
+        opening.append(col)
+    if game is None:
+        return
+    seen = []
+
+    class Recorder(FunctionBot):
+        def new_game(self, board, me):
+            seen.append((board.moves(), me))
+
+    out, err = io.StringIO(), io.StringIO()
+    line = " ".join(["vos" if my_turn else "el", *map(str, opening)])
+    status = serve(Recorder(first_legal), io.StringIO(f"azul rojo\n{columns} {rows} 4 {columns * rows}\n{line}\n"),
+                   out, err)
+    assert status == 0 and err.getvalue() == ""
+    side = len(opening) % 2
+    assert seen == [(opening, side if my_turn else 1 - side)]
+    assert (out.getvalue() != "") == my_turn

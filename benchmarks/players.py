@@ -65,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     print(f"time per move against random, {args.games} games per board; "
           f"options: {OPTIONS or 'defaults'}")
-    print(f"{'player':12} {'board':10} {'moves':>6} {'median ms':>10} {'max ms':>10}")
+    print(f"{'player':18} {'board':10} {'moves':>6} {'median ms':>10} {'max ms':>10}")
     for name in args.players:
         for label, columns, rows, c in BOARDS:
             queue = multiprocessing.Queue()
@@ -76,11 +76,11 @@ def main() -> None:
                 times = queue.get(timeout=args.timeout)
             except Exception:
                 child.terminate()
-                print(f"{name:12} {label:10} {'timeout':>6}")
+                print(f"{name:18} {label:10} {'timeout':>6}")
                 continue
             finally:
                 child.join()
-            print(f"{name:12} {label:10} {len(times):6d} {1000 * statistics.median(times):10.3f} "
+            print(f"{name:18} {label:10} {len(times):6d} {1000 * statistics.median(times):10.3f} "
                   f"{1000 * max(times):10.3f}", flush=True)
 
 

@@ -49,7 +49,7 @@ A budget (``max_nodes``, ``time_limit``) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -436,9 +436,12 @@ cdef class Solver:
         if time_limit < 0:
             raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
         if s.table == NULL:
-            s.table = <uint64_t*>calloc((<size_t>1) << s.tt_log2, sizeof(uint64_t))
+            s.table = <uint64_t*>malloc(sizeof(uint64_t) << s.tt_log2)
             if s.table == NULL:
                 raise MemoryError(f"transposition table of 2**{s.tt_log2} entries")
+            # Touch every page now: with lazily mapped (calloc'ed) pages each
+            # new slot costs a page fault, which dominated short solves.
+            memset(s.table, 0, sizeof(uint64_t) << s.tt_log2)
         geometry = board.geometry()
         if geometry != self.geometry_:
             # same keys mean other positions (or other values) in another game

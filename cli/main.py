@@ -10,6 +10,7 @@ import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("clinea.match", "play random games in process and print the tally"),
+    "solve": ("clinea.solve", "exact scores of positions read one per line"),
 }
 
 EPILOG = """examples:

@@ -23,6 +23,8 @@ test: install
 
 bench: install
 	$(PY) benchmarks/playouts.py
+	$(PY) benchmarks/training.py
+	$(PY) benchmarks/judge.py
 
 clean:
 	rm -rf build dist *.egg-info core/*.c core/*.so $(VENV)

@@ -10,6 +10,9 @@ import sys
 
 COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("clinea.match", "play random games in process and print the tally"),
+    "train": ("clinea.training.cli", "train the greedy player's weights: grid, genetic, hillclimb, lms"),
+    "play": ("clinea.players.registry", "run a player (random, greedy, strong, ...) on stdin/stdout"),
+    "judge": ("clinea.judge.cli", "referee games between player programs (course judge flags), tournaments, SPRT"),
     "solve": ("clinea.solve", "exact scores of positions read one per line"),
 }
 

@@ -15,6 +15,7 @@ cdef class Board:
     cdef bint c_can_play(self, int col) noexcept nogil
     cdef void c_play(self, int col) noexcept nogil
     cdef void c_undo(self) noexcept nogil
+    cdef void c_reset(self) noexcept nogil
     cdef bint c_is_over(self) noexcept nogil
     cdef bint c_wins_with(self, int col) noexcept nogil
     cdef uint64_t c_key(self) noexcept nogil

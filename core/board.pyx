@@ -6,6 +6,7 @@ position as two bitboards; larger ones keep a cell array. Both paths sit
 behind the same methods, so players, the solver, the judge and training never
 need to know which one they hold.
 """
+import operator
 import os
 import sys
 
@@ -90,14 +91,7 @@ cdef class Board:
         self.history = <uint16_t*>PyMem_Malloc(ncells * sizeof(uint16_t))
         if not self.cells or not self.heights or not self.history:
             raise MemoryError()
-        memset(self.cells, 0, ncells * sizeof(uint8_t))
-        memset(self.heights, 0, columns * sizeof(int))
-        self.bits.current = 0
-        self.bits.mask = 0
-        self.bits.moves = 0
-        self.moves_played = 0
-        self.winner_ = -1
-        self.zobrist = 0
+        self.c_reset()
 
     def __dealloc__(self):
         PyMem_Free(self.cells)
@@ -154,6 +148,17 @@ cdef class Board:
             self.zobrist ^= ZOBRIST[(col * C_MAX_SIDE + row) * 2 + who]
         # play never continues after a win, so the earlier position had none
         self.winner_ = -1
+
+    cdef void c_reset(self) noexcept nogil:
+        """Back to the empty board, keeping the geometry and the memory."""
+        memset(self.cells, 0, self.g.columns * self.g.rows * sizeof(uint8_t))
+        memset(self.heights, 0, self.g.columns * sizeof(int))
+        self.bits.current = 0
+        self.bits.mask = 0
+        self.bits.moves = 0
+        self.moves_played = 0
+        self.winner_ = -1
+        self.zobrist = 0
 
     cdef bint c_is_over(self) noexcept nogil:
         return self.winner_ >= 0 or self.moves_played >= self.g.max_moves
@@ -253,26 +258,34 @@ cdef class Board:
 
     def can_play(self, col) -> bool:
         """Whether `col` is a legal move now."""
-        return (isinstance(col, int) and not self.c_is_over()
-                and self.c_can_play(col))
+        try:
+            self._check_playable(col)
+        except IllegalMove:
+            return False
+        return True
 
     def _check_playable(self, col):
-        if isinstance(col, bool) or not isinstance(col, int):
+        """Returns `col` as an int if it can be played now, else raises IllegalMove."""
+        if isinstance(col, bool):
             raise IllegalMove(f"column must be an integer, got {col!r}")
+        try:
+            col = operator.index(col)  # numpy integers are columns too
+        except TypeError:
+            raise IllegalMove(f"column must be an integer, got {col!r}") from None
         if self.c_is_over():
             raise IllegalMove(f"column {col}: the game is already over")
         if not 0 <= col < self.g.columns:
             raise IllegalMove(f"column {col} is out of range: allowed 0..{self.g.columns - 1}")
         if self.heights[col] >= self.g.rows:
             raise IllegalMove(f"column {col} is full")
+        return col
 
     def play(self, col) -> None:
         """Drops a token of the side to move in `col` (0-based).
 
         Raises IllegalMove (a ValueError) and leaves the board unchanged if the
         column is out of range or full, or the game is over."""
-        self._check_playable(col)
-        self.c_play(col)
+        self.c_play(self._check_playable(col))
 
     def undo(self) -> int:
         """Takes back the last move and returns its column."""
@@ -284,8 +297,7 @@ cdef class Board:
 
     def is_winning_move(self, col) -> bool:
         """Whether the side to move wins at once by playing `col` (which must be legal)."""
-        self._check_playable(col)
-        return self.c_wins_with(col)
+        return self.c_wins_with(self._check_playable(col))
 
     def last_move_won(self) -> bool:
         """Whether the last move made c in a row."""

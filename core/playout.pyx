@@ -37,8 +37,7 @@ def simulate_random_games(int columns=7, int rows=6, int c=4, p=None,
     second, "draws": ..., "moves": moves played in all}."""
     if games < 0:
         raise ValueError(f"games={games} is out of range: allowed 0 or more")
-    cdef Board empty = Board(columns, rows, c, p)
-    cdef Board game = empty.copy()
+    cdef Board game = Board(columns, rows, c, p)
     cdef Rng rng
     cdef long i
     cdef long first = 0, second = 0, draws = 0, moves = 0
@@ -46,8 +45,7 @@ def simulate_random_games(int columns=7, int rows=6, int c=4, p=None,
     rng_seed(&rng, seed)
     with nogil:
         for i in range(games):
-            while game.moves_played > 0:
-                game.c_undo()
+            game.c_reset()
             result = random_playout(game, &rng)
             moves += game.moves_played
             if result == 0:

@@ -18,6 +18,8 @@ class Bot:
 
     #: short name, used by `clinea play NAME` and in judge reports
     name = "bot"
+    #: set by the driver from --verbose: search players then report figures on stderr
+    verbose = False
 
     def new_game(self, board: Board, me: int) -> None:
         """Called before every game with the empty board; `me` is 0 if this

@@ -72,13 +72,15 @@ def test_generic_boards_beyond_64_cells_agree(game):
 
 
 @pytest.mark.parametrize(
-    "columns, rows, c, p",
-    [(7, 6, 4, 21), (1, 6, 1, 3), (1, 8, 4, 4), (5, 1, 3, 3), (7, 6, 4, 5), (4, 4, 3, 8),
-     (9, 6, 5, 27), (8, 7, 4, 28), (12, 11, 5, 66), (3, 3, 4, 5), (1, 1, 1, 1)],
+    "columns, rows, c, p, games",
+    [(7, 6, 4, 21, 300), (1, 6, 1, 3, 300), (1, 8, 4, 4, 300), (5, 1, 3, 3, 300), (7, 6, 4, 5, 300),
+     (4, 4, 3, 8, 300), (9, 6, 5, 27, 150), (8, 7, 4, 28, 150), (12, 11, 5, 66, 40), (3, 3, 4, 5, 300),
+     (1, 1, 1, 1, 10)],
 )
-def test_thousands_of_seeded_games(columns, rows, c, p):
+def test_thousands_of_seeded_games(columns, rows, c, p, games):
+    # the reference rescans the whole board after every move: big boards cost
     rng = random.Random(columns * 1000 + rows * 10 + c)
-    for _ in range(300):
+    for _ in range(games):
         play_both(columns, rows, c, p, [rng.randrange(10**6) for _ in range(columns * rows)])
 
 
@@ -181,3 +183,10 @@ def test_render_shows_stones_and_colours():
     lines = plain.splitlines()
     assert [line.split()[3] for line in lines[-4:-1]] == [".", "O", "X"]
     assert "\x1b[" in board.render(color=True) and "\x1b[" not in plain
+
+
+def test_numpy_integers_are_columns():
+    numpy = pytest.importorskip("numpy")
+    board = Board()
+    board.play(numpy.int64(3))
+    assert board.moves() == [3] and board.can_play(numpy.int32(3)) and not board.can_play(3.0)

@@ -1,0 +1,150 @@
+# cython: boundscheck=False, wraparound=False
+"""The seed's greedy player, in C.
+
+Per turn: play a winning move if there is one; otherwise keep only the moves
+after which the opponent cannot win at once (all of them if none is safe);
+score the board after each kept move with sum(w * (own - opponent features))
+(layout: clinea.core.features) and play the best. Equal scores go to the
+column nearest the centre, then the leftmost, so the player is deterministic.
+
+Cost per turn: O(columns) win checks per move for safety, and one
+O(columns * rows) feature count per move: O(columns^2 * rows).
+"""
+from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from libc.stdint cimport uint8_t
+
+from clinea.core.board cimport Board
+from clinea.core.cbot cimport CBot
+from clinea.core.features cimport (
+    c_board_grid, c_count_features, c_feature_count, c_grid_size, c_run_lengths,
+)
+
+
+cdef class Greedy(CBot):
+    """Greedy(weights, c): `weights` has feature_count(c) numbers in the layout
+    of clinea.core.features; the player plays boards with that `c` only."""
+
+    cdef double* w
+    cdef int nw
+    cdef int game_c
+    # scratch, grown to the largest board seen
+    cdef uint8_t* grid
+    cdef int* counts
+    cdef int* legal
+    cdef int* reply
+    cdef char* safe
+    cdef int capacity_cells
+    cdef int capacity_columns
+
+    def __cinit__(self, weights, int c):
+        values = [float(x) for x in weights]
+        expected = c_feature_count(c) if c >= 1 else -1
+        if c < 1:
+            raise ValueError(f"c={c} is out of range: allowed 1 or more")
+        if len(values) != expected:
+            raise ValueError(f"{len(values)} weights given for c={c}: expected {expected}")
+        self.nw = expected
+        self.game_c = c
+        self.w = <double*>PyMem_Malloc(max(1, self.nw) * sizeof(double))
+        self.counts = <int*>PyMem_Malloc(2 * max(1, self.nw) * sizeof(int))
+        if not self.w or not self.counts:
+            raise MemoryError()
+        for i in range(self.nw):
+            self.w[i] = values[i]
+
+    def __dealloc__(self):
+        PyMem_Free(self.w)
+        PyMem_Free(self.counts)
+        PyMem_Free(self.grid)
+        PyMem_Free(self.legal)
+        PyMem_Free(self.reply)
+        PyMem_Free(self.safe)
+
+    @property
+    def weights(self) -> list:
+        return [self.w[i] for i in range(self.nw)]
+
+    @property
+    def c(self) -> int:
+        return self.game_c
+
+    cdef void _reserve(self, Board board) except *:
+        cdef int cells = c_grid_size(board.g.columns, board.g.rows)
+        cdef int columns = board.g.columns
+        if cells > self.capacity_cells:
+            PyMem_Free(self.grid)
+            self.grid = <uint8_t*>PyMem_Malloc(cells * sizeof(uint8_t))
+            if not self.grid:
+                raise MemoryError()
+            self.capacity_cells = cells
+        if columns > self.capacity_columns:
+            PyMem_Free(self.legal)
+            PyMem_Free(self.reply)
+            PyMem_Free(self.safe)
+            self.legal = <int*>PyMem_Malloc(columns * sizeof(int))
+            self.reply = <int*>PyMem_Malloc(columns * sizeof(int))
+            self.safe = <char*>PyMem_Malloc(columns * sizeof(char))
+            if not self.legal or not self.reply or not self.safe:
+                raise MemoryError()
+            self.capacity_columns = columns
+
+    def prepare(self, Board board) -> None:
+        """Checks `board` suits these weights and sizes the scratch buffers;
+        `choose` calls it, the in-C game loop calls it once per game."""
+        if c_run_lengths(board.g.c) != c_run_lengths(self.game_c):
+            raise ValueError(f"these weights are for c={self.game_c}, the board has c={board.g.c}")
+        self._reserve(board)
+
+    def choose(self, Board board) -> int:
+        """The column to play on `board` (left unchanged)."""
+        self.prepare(board)
+        return CBot.choose(self, board)
+
+    cdef int c_choose(self, Board board) noexcept nogil:
+        cdef int n = board.c_legal_columns(self.legal)
+        cdef int i, j, k, col, nreply, nsafe = 0, me, best = -1, columns = board.g.columns
+        cdef int rows = board.g.rows, nlen = c_run_lengths(board.g.c), cell
+        cdef double score, best_score = 0.0
+        cdef int* own
+        cdef int* other
+        if n == 0:
+            return -1
+        for i in range(n):
+            if board.c_wins_with(self.legal[i]):
+                return self.legal[i]
+        for i in range(n):
+            board.c_play(self.legal[i])
+            self.safe[i] = True
+            if not board.c_is_over():
+                nreply = board.c_legal_columns(self.reply)
+                for j in range(nreply):
+                    if board.c_wins_with(self.reply[j]):
+                        self.safe[i] = False
+                        break
+            board.c_undo()
+            nsafe += self.safe[i]
+        me = board.moves_played & 1
+        c_board_grid(board, self.grid)
+        own = self.counts + me * self.nw
+        other = self.counts + (1 - me) * self.nw
+        for i in range(n):
+            if nsafe > 0 and not self.safe[i]:
+                continue
+            col = self.legal[i]
+            cell = (col + 1) * (rows + 2) + board.heights[col] + 1
+            self.grid[cell] = me + 1
+            c_count_features(self.grid, columns, rows, nlen, self.counts)
+            self.grid[cell] = 0
+            score = 0.0
+            for k in range(self.nw):
+                score += self.w[k] * (own[k] - other[k])
+            if best < 0 or score > best_score or (
+                    score == best_score and _off_centre(col, columns) < _off_centre(best, columns)):
+                best = col
+                best_score = score
+        return best
+
+
+cdef inline int _off_centre(int col, int columns) noexcept nogil:
+    cdef int d = 2 * col - (columns - 1)
+    return d if d >= 0 else -d

@@ -1,0 +1,254 @@
+"""The one game loop of the judge: in-process bots and player processes are
+refereed by the same code, over a "seat" that hides what sits at the table.
+
+A seat answers three things: `start` (a new game begins), `ask` (your move;
+here is the opponent's last column) and `tell` (the game is over, with the
+course judge's result word).  The loop checks every answer with the core's
+Board rules, so an illegal move never reaches the opponent.
+"""
+from __future__ import annotations
+
+import numbers
+import time
+from array import array
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from clinea.core import Board
+from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
+from clinea.players.bot import Bot
+
+COLOURS = ("azul", "rojo")
+WON, LOST, DRAWN = "ganaste", "perdiste", "empataron"
+
+# The reasons a game ends; a forfeit reason may carry details after a colon.
+CONNECT, DRAW = "connect", "draw"
+ILLEGAL, CRASH, TIMEOUT, GARBAGE = "illegal move", "crash", "timeout", "garbage"
+FORFEITS = (ILLEGAL, CRASH, TIMEOUT, GARBAGE)
+
+
+class Forfeit(Exception):
+    """Raised by a seat when its player cannot go on: `kind` is one of
+    FORFEITS, the message says what happened."""
+
+    def __init__(self, kind: str, detail: str = ""):
+        super().__init__(f"{kind}: {detail}" if detail else kind)
+        self.kind = kind
+        self.detail = detail
+
+
+@dataclass
+class GameResult:
+    """What a refereed game produced.
+
+    `winner` is 0 (the player who moved first from the empty board), 1 or
+    None for a draw; `reason` is "connect", "draw" or a forfeit such as
+    "illegal move: column 9 out of range 0..6"; `moves` are 0-based columns
+    including the opening; `times[i]` is the thinking time in seconds of
+    `moves[len(opening) + i]`; `forfeit` is the offender's index or None.
+    """
+    winner: Optional[int]
+    reason: str
+    moves: list[int]
+    times: list[float]
+    opening: int = 0
+    forfeit: Optional[int] = None
+
+    @property
+    def kind(self) -> str:
+        """The reason without its details ("illegal move", "crash", ...)."""
+        return self.reason.split(":", 1)[0]
+
+
+@dataclass
+class Clock:
+    """Time allowed per move and, optionally, a game clock with increment.
+
+    `per_move` None means no per-move limit; `game` None means no game clock.
+    `grace` is added to every deadline for scheduling noise, so an honest bot
+    near its limit is not forfeited by the machine's load."""
+    per_move: Optional[float] = None
+    game: Optional[float] = None
+    increment: float = 0.0
+    grace: float = 0.05
+    left: list[float] = field(default_factory=list)
+
+    def reset(self) -> None:
+        self.left = [self.game, self.game] if self.game is not None else []
+
+    def allowed(self, side: int) -> Optional[float]:
+        """Seconds `side` may think now, grace included; None = unlimited."""
+        limits = [x for x in (self.per_move, self.left[side] if self.left else None) if x is not None]
+        return min(limits) + self.grace if limits else None
+
+    def spend(self, side: int, seconds: float) -> None:
+        if self.left:
+            self.left[side] += self.increment - seconds
+
+
+class Seat:
+    """Someone at the table. Subclasses speak to a bot or a process."""
+
+    name = "seat"
+    #: False for a human at the terminal, who is never out of time
+    timed = True
+    #: extra seconds for the next answer only (a program that just started
+    #: is loading its interpreter, which is not thinking time)
+    startup = 0.0
+
+    def start(self, board: Board, me: int, colour: str) -> None:
+        """A game begins on `board` (after any opening); `me` is 0 if this
+        seat made the first ply from the empty board. Raises Forfeit."""
+
+    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+        """This seat's answer for `board`, where the opponent just played
+        `last` (None at the first move of the seat). Raises Forfeit."""
+        raise NotImplementedError
+
+    def tell(self, word: str) -> None:
+        """The game ended: `word` is ganaste, perdiste or empataron."""
+
+    def forfeited(self) -> None:
+        """This seat lost by forfeit: a process seat kills its player here
+        and starts a fresh one for the next game."""
+
+
+class BotSeat(Seat):
+    """A Bot in this process. A bot that raises forfeits with a crash; a
+    timeout can only be noticed afterwards, since a Python call cannot be
+    interrupted."""
+
+    def __init__(self, bot: Bot):
+        self.bot = bot
+        self.name = getattr(bot, "name", "bot")
+
+    def start(self, board: Board, me: int, colour: str) -> None:
+        try:
+            self.bot.new_game(board.copy(), me)
+        except Exception as error:  # the bot's bug is its loss, not the judge's
+            raise Forfeit(CRASH, f"{type(error).__name__}: {error} (in new_game)") from error
+
+    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+        try:
+            return self.bot.choose(board.copy())
+        except Exception as error:
+            raise Forfeit(CRASH, f"{type(error).__name__}: {error}") from error
+
+
+def check_answer(board: Board, answer: object) -> int:
+    """The column `answer` names if it is a legal move on `board`; raises
+    Forfeit (garbage or illegal move) otherwise, with the reason."""
+    if type(answer) is not int:  # numpy integers are columns (training bots return them); bool is not
+        if not isinstance(answer, numbers.Integral) or isinstance(answer, bool):
+            raise Forfeit(GARBAGE, f"{answer!r} is not a column")
+        answer = int(answer)
+    if not 0 <= answer < board.columns:
+        raise Forfeit(ILLEGAL, f"column {answer} out of range 0..{board.columns - 1}")
+    if not board.can_play(answer):
+        raise Forfeit(ILLEGAL, f"column {answer} is full")
+    return answer
+
+
+def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
+            clock: Optional[Clock] = None, colours: Sequence[str] = COLOURS,
+            on_move=None) -> GameResult:
+    """Plays one game between `seats[0]` (first from the empty board) and
+    `seats[1]` on the empty `board`, which it plays on. `colours[i]` is the
+    colour name of seat i. `on_move(board)` is called after every move (the
+    terminal view uses it). Every seat is told the outcome, except a
+    forfeiting one, which is told `forfeited()` instead."""
+    for col in opening:
+        board.play(col)
+    clock = clock or Clock()
+    clock.reset()
+    limited = clock.per_move is not None or clock.game is not None  # skip the clock when there is none
+    times: list[float] = []
+    perf = time.perf_counter
+
+    def forfeit(side: int, error: Forfeit, opponent_started: bool = True) -> GameResult:
+        seats[side].forfeited()
+        if opponent_started:
+            seats[1 - side].tell(WON)
+        return GameResult(1 - side, str(error), board.moves(), times, len(opening), side)
+
+    for me in (0, 1):
+        try:
+            seats[me].start(board, me, colours[me])
+        except Forfeit as error:
+            # seat 1 has not heard of this game if seat 0 failed to start it
+            return forfeit(me, error, opponent_started=me == 1)
+    last: Optional[int] = None
+    while not board.is_over():
+        side = board.moves_played & 1
+        seat = seats[side]
+        allowed = clock.allowed(side) if limited and seat.timed else None
+        if allowed is not None and seat.startup:
+            allowed += seat.startup
+        start = perf()
+        try:
+            answer = seat.ask(board, last, allowed)
+            spent = perf() - start
+            if allowed is not None and spent > allowed:
+                raise Forfeit(TIMEOUT, f"{spent:.3f} s > {allowed:.3f} s")
+            try:
+                # the core checks the move; when it refuses, the board is unchanged
+                # and check_answer names the offence in the judge's words
+                board.play(answer)
+            except ValueError:
+                check_answer(board, answer)
+                raise  # the core and check_answer disagree: a judge bug, not a forfeit
+        except Forfeit as error:
+            return forfeit(side, error)
+        if clock.left:
+            clock.spend(side, spent)
+        times.append(spent)
+        last = answer
+        if on_move is not None:
+            on_move(board)
+    winner = board.winner
+    if winner is None:
+        seats[0].tell(DRAWN)
+        seats[1].tell(DRAWN)
+        return GameResult(None, DRAW, board.moves(), times, len(opening))
+    seats[winner].tell(WON)
+    seats[1 - winner].tell(LOST)
+    return GameResult(winner, CONNECT, board.moves(), times, len(opening))
+
+
+def play_bots(first: Bot, second: Bot, columns: int, rows: int, c: int, p: int,
+              opening: Sequence[int] = (), clock: Optional[Clock] = None,
+              in_core: bool = True) -> GameResult:
+    """One in-process game: `first` is player 0 (plays first from the empty
+    board; the `opening` plies are played for both sides before the bots take
+    over), `second` is player 1. Each bot gets `new_game(board, me)` and then
+    `choose(board)` on copies; a bad answer or an exception loses the game.
+
+    When both bots run in C (they expose `core_for(board)`, as greedy,
+    randomized minimax and the fast random bot do), no clock is set and
+    `in_core` allows it, the whole game runs in the core's C loop under the
+    same Board rules and gives the same result: training plays hundreds of
+    thousands of games through here, and this loop's Python per move would
+    double their cost."""
+    board = Board(columns, rows, c, p)
+    if in_core and clock is None and hasattr(first, "core_for") and hasattr(second, "core_for"):
+        return _play_in_core((first, second), board, opening)
+    return referee((BotSeat(first), BotSeat(second)), board, opening, clock)
+
+
+def _play_in_core(bots: Sequence[Bot], board: Board, opening: Sequence[int]) -> GameResult:
+    board.play_moves(opening)
+    to_move = board.side_to_move
+    times = array("d", bytes(8 * (board.max_moves - board.moves_played)))
+    outcome, column = play_cbots(bots[to_move].core_for(board), bots[1 - to_move].core_for(board), board, times)
+    moves = board.moves()
+    spent = times[:len(moves) - len(opening)].tolist()  # as the referee: no time for a forfeited move
+    if outcome == -1:
+        return GameResult(None, DRAW, moves, spent, len(opening))
+    if outcome in (0, 1):
+        return GameResult(outcome, CONNECT, moves, spent, len(opening))
+    side = to_move if outcome == ILLEGAL_BY_FIRST else 1 - to_move
+    try:
+        check_answer(board, column)
+    except Forfeit as error:
+        return GameResult(1 - side, str(error), moves, spent, len(opening), side)
+    raise AssertionError(f"the in-C loop refused column {column}, which the referee accepts")

@@ -1,0 +1,129 @@
+"""The end-of-run summary, computed from the game records alone (so a resumed
+run reports on every game of the log): per player W/L/D by colour and by
+move order, forfeits by reason, time per move; Elo with its interval and LOS
+for a match; a cross-table and a ranking for a tournament."""
+from __future__ import annotations
+
+import collections
+import math
+from dataclasses import dataclass, field
+from typing import Optional, Sequence
+
+from clinea.judge.stats import Estimate, Sprt, estimate
+
+
+@dataclass
+class Tally:
+    wins: int = 0
+    losses: int = 0
+    draws: int = 0
+
+    def add(self, outcome: str) -> None:
+        setattr(self, outcome, getattr(self, outcome) + 1)
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    def __str__(self) -> str:
+        return f"+{self.wins} -{self.losses} ={self.draws}"
+
+
+@dataclass
+class PlayerStats:
+    total: Tally = field(default_factory=Tally)
+    by_colour: dict = field(default_factory=lambda: collections.defaultdict(Tally))
+    by_order: dict = field(default_factory=lambda: collections.defaultdict(Tally))
+    forfeits: collections.Counter = field(default_factory=collections.Counter)
+    times: list = field(default_factory=list)
+    against: dict = field(default_factory=lambda: collections.defaultdict(Tally))
+
+
+def collect(records: Sequence[dict]) -> dict[str, PlayerStats]:
+    players: dict[str, PlayerStats] = collections.defaultdict(PlayerStats)
+    for rec in records:
+        names = rec["players"]
+        for index, name in enumerate(names):
+            stats = players[name]
+            if rec["winner"] is None:
+                outcome = "draws"
+            else:
+                outcome = "wins" if rec["winner"] == name else "losses"
+            stats.total.add(outcome)
+            stats.by_colour[rec["colours"][index]].add(outcome)
+            stats.by_order["first" if index == 0 else "second"].add(outcome)
+            stats.against[names[1 - index]].add(outcome)
+            if rec["forfeit"] == name:
+                stats.forfeits[rec["reason"].split(":", 1)[0]] += 1
+            # times[i] belongs to ply len(opening) + i; the first player owns the even plies
+            start = len(rec["opening"])
+            stats.times.extend(t for i, t in enumerate(rec["times"]) if (start + i) % 2 == index)
+    return players
+
+
+def format_elo(est: Estimate) -> str:
+    def show(x: float) -> str:
+        return f"{x:+.0f}" if math.isfinite(x) else ("+inf" if x > 0 else "-inf")
+    los = "n/a" if est.los is None else f"{100 * est.los:.1f} %"
+    return f"Elo {show(est.elo)} [{show(est.low)}, {show(est.high)}] (95 %), LOS {los}"
+
+
+def player_lines(name: str, stats: PlayerStats) -> list[str]:
+    lines = [f"{name}: {stats.total} ({stats.total.points:g}/{stats.total.games})"]
+    lines.append("  by colour: " + ", ".join(f"{c} {stats.by_colour[c]}" for c in sorted(stats.by_colour)))
+    lines.append("  by order : " + ", ".join(f"{o} {stats.by_order[o]}" for o in ("first", "second") if o in stats.by_order))
+    if stats.forfeits:
+        lines.append("  forfeits : " + ", ".join(f"{reason} {n}" for reason, n in stats.forfeits.most_common()))
+    if stats.times:
+        mean = sum(stats.times) / len(stats.times)
+        lines.append(f"  time/move: mean {1000 * mean:.1f} ms, max {1000 * max(stats.times):.1f} ms")
+    return lines
+
+
+def summary(records: Sequence[dict], names: Sequence[str], games_per_pairing: Optional[int] = None,
+            sprt: Optional[Sprt] = None) -> str:
+    """The text printed at the end of a run."""
+    players = collect(records)
+    lines = [f"{len(records)} games"]
+    for name in names:
+        lines.extend(player_lines(name, players[name]))
+    if len(names) == 2:
+        a, b = names
+        tally = players[a].against[b]
+        est = estimate(tally.wins, tally.losses, tally.draws)
+        if est:
+            lines.append(f"{a} vs {b}: {tally}, {format_elo(est)}")
+        if sprt is not None:
+            llr = sprt.llr(tally.wins, tally.losses, tally.draws)
+            verdict = sprt.verdict(tally.wins, tally.losses, tally.draws)
+            lines.append(f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
+                         f"LLR {llr:.3f} in [{sprt.lower:.3f}, {sprt.upper:.3f}] -> "
+                         + {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[verdict])
+    else:
+        lines.extend(cross_table(players, names, games_per_pairing))
+    return "\n".join(lines)
+
+
+def cross_table(players: dict[str, PlayerStats], names: Sequence[str], games: Optional[int]) -> list[str]:
+    lines = []
+    if games:
+        lines.append(f"each pairing plays {games} = {games // 2} x 2 games, alternating colours and first move")
+    width = max(len(n) for n in names) + 2
+    lines.append(" " * width + "".join(n[:10].rjust(12) for n in names) + "   points")
+    for name in names:
+        cells = []
+        for other in names:
+            t = players[name].against.get(other)
+            cells.append("-".rjust(12) if other == name or t is None else f"{t.points:g}/{t.games}".rjust(12))
+        lines.append(name.ljust(width) + "".join(cells) + f"   {players[name].total.points:g}")
+    lines.append("ranking (Elo against the field, 95 % interval):")
+    ranked = sorted(names, key=lambda n: -players[n].total.points / max(1, players[n].total.games))
+    for place, name in enumerate(ranked, 1):
+        t = players[name].total
+        est = estimate(t.wins, t.losses, t.draws)
+        lines.append(f"  {place}. {name}: {t}" + (f", {format_elo(est)}" if est else ""))
+    return lines

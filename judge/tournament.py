@@ -1,0 +1,213 @@
+"""Matches and tournaments: who plays whom, with which colour, who moves
+first and from which opening; and the run itself, game by game or several
+at once, each finished game going straight to the result log.
+
+Every game has a stable id derived from the schedule, which depends only on
+the options and the seed; so a resumed run skips exactly the games already
+logged.
+"""
+from __future__ import annotations
+
+import os
+import queue
+import random
+import threading
+from dataclasses import dataclass, field
+from typing import Callable, Optional, Sequence
+
+from clinea.core import Board
+from clinea.judge.process import ProcessSeat
+from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
+from clinea.judge.stats import Sprt
+
+
+@dataclass
+class Player:
+    name: str
+    command: Optional[list[str]]  # None: a human at the terminal
+
+
+@dataclass
+class GameSpec:
+    id: str
+    first: str                     # the player who makes the first ply
+    second: str
+    colours: tuple[str, str]       # colours of first and second
+    opening: list[int] = field(default_factory=list)
+
+
+def random_opening(rng: random.Random, size: tuple[int, int, int, int], plies: int) -> list[int]:
+    """`plies` uniformly random moves that do not end the game (fewer if the
+    board leaves no such move)."""
+    board = Board(*size)
+    for _ in range(plies):
+        safe = [col for col in board.legal_columns()
+                if not board.is_winning_move(col) and board.moves_played + 1 < board.max_moves]
+        if not safe:
+            break
+        board.play(rng.choice(safe))
+    return board.moves()
+
+
+def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed: int,
+                    size: tuple[int, int, int, int], openings: int = 0) -> list[GameSpec]:
+    """The course judge's match: `blue` always azul, `red` always rojo; the
+    first player is `first` ("azul"/"rojo") or drawn at random per game. With
+    openings, games go in pairs from the same opening with the first move swapped."""
+    rng = random.Random(seed)
+    specs = []
+    opening: list[int] = []
+    for k in range(games):
+        if openings:
+            if k % 2 == 0:
+                opening = random_opening(rng, size, openings)
+            blue_first = (k % 2 == 0) if first is None else first == "azul"
+        else:
+            blue_first = rng.random() < 0.5 if first is None else first == "azul"
+        names = (blue, red) if blue_first else (red, blue)
+        colours = ("azul", "rojo") if blue_first else ("rojo", "azul")
+        specs.append(GameSpec(f"{k}", names[0], names[1], colours, list(opening)))
+    return specs
+
+
+def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
+    """Round-robin: every pair once; gauntlet: the first player against each other."""
+    if kind == "gauntlet":
+        return [(names[0], other) for other in names[1:]]
+    return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
+
+
+def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
+                        size: tuple[int, int, int, int], openings: int = 0) -> list[GameSpec]:
+    """Every pairing plays `games` games: game k has player A first when k is
+    even, and A azul when k // 2 is even, so each four games cover every
+    colour and move order; with openings, games 2j and 2j+1 share one."""
+    rng = random.Random(seed)
+    specs = []
+    for a, b in pairings(names, kind):
+        opening: list[int] = []
+        for k in range(games):
+            if openings and k % 2 == 0:
+                opening = random_opening(rng, size, openings)
+            a_first = k % 2 == 0
+            a_colour = COLOURS[(k // 2) % 2]
+            b_colour = COLOURS[1 - (k // 2) % 2]
+            if a_first:
+                spec = GameSpec(f"{a}|{b}|{k}", a, b, (a_colour, b_colour), list(opening))
+            else:
+                spec = GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
+            specs.append(spec)
+    return specs
+
+
+def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) -> dict:
+    names = (spec.first, spec.second)
+    return {
+        "id": spec.id,
+        "columns": size[0], "rows": size[1], "c": size[2], "p": size[3],
+        "players": list(names),
+        "colours": list(spec.colours),
+        "opening": spec.opening,
+        "moves": result.moves,
+        "times": [round(t, 6) for t in result.times],
+        "winner": None if result.winner is None else names[result.winner],
+        "reason": result.reason,
+        "forfeit": None if result.forfeit is None else names[result.forfeit],
+    }
+
+
+class Runner:
+    """Plays a schedule with `concurrency` workers. Each worker owns one
+    process per player, reused from game to game (the course judge's way) and
+    restarted by its seat after a forfeit."""
+
+    def __init__(self, players: Sequence[Player], size: tuple[int, int, int, int],
+                 clock_factory: Callable[[], Clock], concurrency: int = 1,
+                 log_dir: Optional[str] = None, human_factory=None, on_move_factory=None):
+        self.players = {player.name: player for player in players}
+        self.size = size
+        self.clock_factory = clock_factory
+        self.concurrency = max(1, concurrency)
+        self.log_dir = log_dir
+        self.human_factory = human_factory
+        self.on_move_factory = on_move_factory
+        self.lock = threading.Lock()
+        self.stop = threading.Event()
+
+    def seats_for_worker(self, worker: int) -> tuple[dict[str, Seat], list]:
+        seats: dict[str, Seat] = {}
+        logs = []
+        for name, player in self.players.items():
+            if player.command is None:
+                seats[name] = self.human_factory(name)
+                continue
+            log = None
+            if self.log_dir:
+                os.makedirs(self.log_dir, exist_ok=True)
+                suffix = "" if self.concurrency == 1 else f".{worker}"
+                log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
+                           buffering=1)  # line by line: a killed judge leaves whole transcripts
+                logs.append(log)
+            seats[name] = ProcessSeat(name, player.command, log)
+        return seats, logs
+
+    def run(self, specs: Sequence[GameSpec], on_result: Callable[[GameSpec, GameResult], None]) -> None:
+        """Plays `specs`, calling `on_result` (under a lock) as each game ends;
+        `self.stop` set by on_result (SPRT) ends the run after the games in flight."""
+        todo: queue.Queue = queue.Queue()
+        for spec in specs:
+            todo.put(spec)
+        errors: list[BaseException] = []
+
+        def worker(index: int) -> None:
+            seats, logs = self.seats_for_worker(index)
+            try:
+                while not self.stop.is_set():
+                    try:
+                        spec = todo.get_nowait()
+                    except queue.Empty:
+                        return
+                    pair = (seats[spec.first], seats[spec.second])
+                    on_move = self.on_move_factory(spec) if self.on_move_factory else None
+                    result = referee(pair, Board(*self.size), spec.opening, self.clock_factory(),
+                                     spec.colours, on_move)
+                    with self.lock:
+                        on_result(spec, result)
+            except BaseException as error:  # surfaced in the main thread below
+                errors.append(error)
+                self.stop.set()
+            finally:
+                for seat in seats.values():
+                    if isinstance(seat, ProcessSeat):
+                        seat.close()
+                for log in logs:
+                    log.close()
+
+        if self.concurrency == 1:
+            worker(0)
+        else:
+            threads = [threading.Thread(target=worker, args=(i,), daemon=True) for i in range(self.concurrency)]
+            for thread in threads:
+                thread.start()
+            for thread in threads:
+                while thread.is_alive():  # a timed join lets the main thread take signals
+                    thread.join(0.2)
+        if errors:
+            raise errors[0]
+
+
+def safe_name(name: str) -> str:
+    return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
+
+
+def sprt_stop(sprt: Sprt, a: str, records: Sequence[dict]) -> Optional[str]:
+    """The SPRT verdict for player `a` over the finished games, or None."""
+    wins = losses = draws = 0
+    for rec in records:
+        if rec["winner"] is None:
+            draws += 1
+        elif rec["winner"] == a:
+            wins += 1
+        else:
+            losses += 1
+    return sprt.verdict(wins, losses, draws)

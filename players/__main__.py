@@ -1,0 +1,5 @@
+import sys
+
+from clinea.players.registry import main
+
+sys.exit(main())

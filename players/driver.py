@@ -1,0 +1,159 @@
+"""The protocol driver: plays any Bot over stdin/stdout under a referee.
+
+It keeps its own board from the moves it sees, so a bot only ever answers
+`choose(board)`. Any malformed or out-of-turn line ends the program with
+status 2 and one stderr line; end of input ends it quietly with status 0.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import IO, Callable
+
+from clinea.core import Board
+from clinea.players import protocol
+from clinea.players.bot import Bot, FunctionBot
+from clinea.players.protocol import ProtocolError
+
+EXIT_OK, EXIT_BOT_ERROR, EXIT_PROTOCOL_ERROR = 0, 1, 2
+
+
+class _EndOfInput(Exception):
+    """The judge closed our stdin: a quiet exit, not an error."""
+
+
+class _Session:
+    def __init__(self, bot: Bot, stdin: IO[str], stdout: IO[str], transcript: IO[str] | None):
+        self.bot = bot
+        self.stdin = stdin
+        self.stdout = stdout
+        self.transcript = transcript
+
+    def receive(self) -> str:
+        line = self.stdin.readline()
+        if not line:
+            raise _EndOfInput
+        if self.transcript:
+            self.transcript.write("> " + line)
+        return line.rstrip("\r\n")
+
+    def send(self, text: str) -> None:
+        self.stdout.write(text)
+        self.stdout.flush()
+        if self.transcript:
+            self.transcript.write("< " + text)
+            self.transcript.flush()
+
+    def run(self) -> None:
+        while True:
+            line = self.receive()
+            if line.strip() == protocol.QUIT:
+                self.send(protocol.QUIT_ACK + "\n")
+                return
+            self.play_game(protocol.parse_colours(line))
+
+    def play_game(self, colours: tuple[str, str]) -> None:
+        sizes = protocol.parse_sizes(self.receive())
+        try:
+            board = Board(*sizes)
+        except ValueError as error:
+            raise ProtocolError(" ".join(map(str, sizes)), f"a playable board ({error})") from None
+        line = self.receive()
+        my_turn, opening = protocol.parse_first(line)
+        try:
+            board.play_moves(opening)
+        except ValueError as error:
+            raise ProtocolError(line, f"an opening playable on this board ({error})") from None
+        if board.is_over():
+            raise ProtocolError(line, "an opening that leaves the game open")
+        # `me` counts from the empty board: 0 is whoever played the first ply
+        me = board.side_to_move if my_turn else 1 - board.side_to_move
+        self.bot.new_game(board.copy(), me)
+        if my_turn:
+            self.move(board)
+        while True:
+            message = protocol.parse_move_or_result(self.receive())
+            if isinstance(message, str):
+                return  # a result word: the game is over, whatever our board says
+            if board.is_over():
+                raise ProtocolError(str(message), "a result word: the game is over on this board")
+            if not board.can_play(message):
+                raise ProtocolError(str(message), f"a legal column for the opponent, one of {board.legal_columns()}")
+            board.play(message)
+            if not board.is_over():
+                self.move(board)
+
+    def move(self, board: Board) -> None:
+        column = self.bot.choose(board.copy())
+        if not board.can_play(column):
+            raise BotError(f"bot {self.bot.name!r} chose column {column!r}, legal are {board.legal_columns()}")
+        board.play(column)
+        self.send(protocol.format_move(column))
+
+
+class BotError(Exception):
+    """The bot answered something it must not (an illegal column)."""
+
+
+def serve(bot: Bot, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout,
+          stderr: IO[str] = sys.stderr, transcript: IO[str] | None = None,
+          program: str = "player") -> int:
+    """Plays the protocol until `salir` or end of input; returns the exit status."""
+    try:
+        _Session(bot, stdin, stdout, transcript).run()
+    except (_EndOfInput, BrokenPipeError):
+        return EXIT_OK
+    except ProtocolError as error:
+        stderr.write(f"{program}: protocol error: {error}\n")
+        return EXIT_PROTOCOL_ERROR
+    except BotError as error:
+        stderr.write(f"{program}: {error}\n")
+        return EXIT_BOT_ERROR
+    return EXIT_OK
+
+
+def _add_common_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--verbose", action="store_true", help="report search figures on stderr")
+    parser.add_argument("--log", metavar="FILE", help="append a transcript of every line to FILE")
+
+
+def _start(bot: Bot, args: argparse.Namespace, program: str) -> int:
+    bot.verbose = args.verbose
+    if args.log:
+        with open(args.log, "a", encoding="utf-8") as transcript:
+            return serve(bot, transcript=transcript, program=program)
+    return serve(bot, program=program)
+
+
+def build_parser(bot_class: type[Bot], program: str) -> argparse.ArgumentParser:
+    summary = (bot_class.__doc__ or "A clinea player.").strip().splitlines()[0]
+    parser = argparse.ArgumentParser(
+        prog=program,
+        description=summary + " Speaks the referee protocol on stdin/stdout.",
+        epilog=("example:\n"
+                f"  clinea judge --blue_player players/{bot_class.name} --red_player players/random --iterations 10"),
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    _add_common_options(parser)
+    bot_class.add_arguments(parser)
+    return parser
+
+
+def main_for(bot_class: type[Bot], argv: list[str] | None = None, program: str | None = None) -> int:
+    """Entry point of a player program: options, then the protocol on stdin/stdout."""
+    program = program or f"clinea-{bot_class.name}"
+    args = build_parser(bot_class, program).parse_args(argv)
+    return _start(bot_class.from_args(args), args, program)
+
+
+def run(choose: Callable[[Board], int] | Bot, argv: list[str] | None = None) -> int:
+    """Makes a complete player of a function `choose(board) -> column` or a Bot:
+    the one call a drop-in script needs (see players/example_bot.py)."""
+    bot = choose if isinstance(choose, Bot) else FunctionBot(choose, getattr(choose, "__name__", "bot"))
+    program = sys.argv[0]
+    parser = argparse.ArgumentParser(
+        prog=program, description="A clinea drop-in bot. Speaks the referee protocol on stdin/stdout.",
+        epilog=f"example:\n  clinea judge --blue_player {program} --red_player players/random --iterations 10",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    _add_common_options(parser)
+    return _start(bot, parser.parse_args(argv), program)

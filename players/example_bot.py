@@ -1,0 +1,37 @@
+#!/usr/bin/env python3
+"""A complete clinea player in one function: copy this file, change `choose`.
+
+Run it under any judge, the course's or ours:
+
+    clinea judge --blue_player players/example_bot.py --red_player players/random
+
+The driver reads the referee's lines, keeps the board and calls `choose` with
+the current position whenever it is your move; whatever `choose` returns is
+sent as your column. Anything you want to print goes to stderr.
+"""
+try:
+    from clinea.players import run
+except ImportError:  # this python lacks clinea: use the project's .venv
+    import os
+    import sys
+
+    venv_python = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".venv", "bin", "python")
+    if not os.path.exists(venv_python):
+        raise
+    os.execv(venv_python, [venv_python, *sys.argv])
+
+
+def choose(board):
+    """Return the column (0-based) to play. `board` is a clinea.Board:
+    legal_columns(), is_winning_move(col), play(col)/undo(), cell(col, row),
+    columns, rows, c, p, side_to_move..."""
+    legal = board.legal_columns()
+    for col in legal:  # win at once when we can
+        if board.is_winning_move(col):
+            return col
+    centre = (board.columns - 1) / 2
+    return min(legal, key=lambda col: abs(col - centre))  # else stay central
+
+
+if __name__ == "__main__":
+    raise SystemExit(run(choose))

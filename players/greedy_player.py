@@ -1,0 +1,89 @@
+"""greedy: the seed's parametrisable one-ply player.
+
+It plays a winning move when there is one, otherwise avoids any move that
+lets the opponent win at once, otherwise plays the move whose resulting
+board has the best weighted sum of features (own minus opponent; layout in
+clinea.core.features, file format in clinea.players.weights).
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from clinea.core import Board
+from clinea.core.features import feature_names
+from clinea.core.greedy import Greedy
+from clinea.players.bot import Bot
+from clinea.players.driver import main_for
+from clinea.players.weights import MAX_WEIGHT, MIN_WEIGHT, Weights, check_weight
+
+
+def _weight_argument(text: str) -> float:
+    try:
+        return check_weight(text)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _weights_file_argument(path: str) -> Weights:
+    try:
+        return Weights.load(path)
+    except ValueError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+
+
+def _usage_error(message: str) -> SystemExit:
+    sys.stderr.write(f"greedy: error: {message}\n")
+    return SystemExit(2)
+
+
+class GreedyBot(Bot):
+    """Plays a win, else avoids losing at once, else the best weighted board."""
+
+    name = "greedy"
+
+    def __init__(self, weights: Weights | None = None):
+        self.weights = weights if weights is not None else Weights.default()
+        self._cores: dict[int, Greedy] = {}
+
+    def core_for(self, board: Board) -> Greedy:
+        """The Cython player for this board's c (made once per c and kept)."""
+        core = self._cores.get(board.c)
+        if core is None:
+            core = self._cores[board.c] = Greedy(self.weights.for_c(board.c), board.c)
+        return core
+
+    def new_game(self, board: Board, me: int) -> None:
+        self.core_for(board)
+
+    def choose(self, board: Board) -> int:
+        return self.core_for(board).choose(board)
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        names = ", ".join(feature_names(4))
+        parser.add_argument(
+            "weights", nargs="*", type=_weight_argument, metavar="W",
+            help=f"weights in {MIN_WEIGHT:g}..{MAX_WEIGHT:g}, 4 + 4 (c - 1) of them in this order "
+                 f"(shown for c = 4): {names}. Default: the shipped hand-made weights")
+        parser.add_argument("--weights", dest="weights_file", metavar="FILE.json", type=_weights_file_argument,
+                            help="read the weights from a JSON file (as `clinea train` writes)")
+        parser.epilog = ((parser.epilog or "") + "\nexamples:\n  players/greedy --weights weights.json\n"
+                         "  players/greedy 0.3 -0.05 -0.1 0.05 0 0.1 0.3 0.02 0.2 0.6 0 0.15 0.5 0.05 0.3 1")
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "GreedyBot":
+        if args.weights and args.weights_file:
+            raise _usage_error("give the weights either as numbers or with --weights FILE, not both")
+        if args.weights_file:
+            return cls(args.weights_file)
+        if args.weights:
+            try:
+                return cls(Weights.from_flat(args.weights, {"made_by": "command line"}))
+            except ValueError as error:
+                raise _usage_error(str(error)) from None
+        return cls()
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_for(GreedyBot, argv)

@@ -1,0 +1,77 @@
+"""randomized_minimax: the seed's "minimax randomizado", the training opponent.
+
+It looks k plies ahead (default 4): a forced win if it sees one, otherwise a
+move that secures a draw, otherwise a uniformly random move among those that
+do not lose within k plies (details in clinea.core.lookahead).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from clinea.core import Board
+from clinea.core.lookahead import RandomizedMinimax
+from clinea.players.bot import Bot
+from clinea.players.driver import main_for
+
+MAX_DEPTH = 64
+
+
+def _depth_argument(text: str) -> int:
+    try:
+        depth = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--depth {text!r} is not an integer (allowed 1..{MAX_DEPTH})") from None
+    if not 1 <= depth <= MAX_DEPTH:
+        raise argparse.ArgumentTypeError(f"--depth {depth} is out of range: allowed 1..{MAX_DEPTH}")
+    return depth
+
+
+def _seed_argument(text: str) -> int:
+    try:
+        seed = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"--seed {text!r} is not an integer (allowed 0..2**64-1)") from None
+    if not 0 <= seed < 2 ** 64:
+        raise argparse.ArgumentTypeError(f"--seed {seed} is out of range: allowed 0..2**64-1")
+    return seed
+
+
+class RandomizedMinimaxBot(Bot):
+    """Looks k plies ahead; a forced win, else a sure draw, else a random move that does not lose."""
+
+    name = "randomized_minimax"
+
+    def __init__(self, depth: int = 4, seed: int | None = None):
+        if seed is None:
+            seed = int.from_bytes(os.urandom(8), "little")
+        self.core = RandomizedMinimax(depth, seed)
+        self.verbose = False
+
+    def core_for(self, board: Board) -> RandomizedMinimax:
+        """The Cython player (the same for every board)."""
+        return self.core
+
+    def choose(self, board: Board) -> int:
+        before = self.core.nodes
+        col = self.core.choose(board)
+        if self.verbose:
+            print(f"randomized_minimax: column {col}, {self.core.nodes - before} nodes", file=sys.stderr)
+        return col
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("--depth", type=_depth_argument, default=4,
+                            help=f"plies to look ahead, 1..{MAX_DEPTH} (default 4)")
+        parser.add_argument("--seed", type=_seed_argument, default=None,
+                            help="random seed, for repeatable games (default: from the system)")
+        parser.epilog = (parser.epilog or "") + "\nexample:\n  players/randomized_minimax --depth 4 --seed 7"
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "RandomizedMinimaxBot":
+        return cls(args.depth, args.seed)
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_for(RandomizedMinimaxBot, argv)

@@ -1,0 +1,163 @@
+"""Weights of the greedy player: validation, the JSON file format, and fitting
+a vector made for one `c` to another.
+
+The layout (which entry weighs which feature) is defined once, in
+`clinea.core.features`: four scalars (centre, borders, corners, liberties),
+then four run vectors (consecutive, extensible, extensible_next,
+bi_extensible) of L = c - 1 entries each, for run lengths 1..L.
+
+File format (what `players/greedy --weights FILE` reads and training writes):
+
+    {"format": "clinea-greedy-weights/1",
+     "c": 4,
+     "weights": {"centre": 0.3, "borders": -0.05, "corners": -0.1,
+                 "liberties": 0.05,
+                 "consecutive": [0.0, 0.1, 0.3], "extensible": [...],
+                 "extensible_next": [...], "bi_extensible": [...]},
+     "info": {...}}                       # optional: how the weights were made
+
+A vector made for one `c` plays on boards with another `c`: each run vector
+is resampled by relative run length (length n of L reads the source at
+n / L of its length, linearly interpolated), so "the longest runs matter
+most" survives the change of size.
+"""
+from __future__ import annotations
+
+import json
+import math
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from clinea.core.features import RUN_KINDS, SCALARS, feature_count, feature_groups, feature_names
+
+MIN_WEIGHT = -1.0
+MAX_WEIGHT = 1.0
+FORMAT = "clinea-greedy-weights/1"
+DEFAULT_FILE = Path(__file__).with_name("greedy_default.json")
+
+
+def check_weight(value, name: str = "weight") -> float:
+    """`value` as a float in [MIN_WEIGHT, MAX_WEIGHT]; ValueError naming it otherwise."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"{name}: {value!r} is not a number (allowed {MIN_WEIGHT:g}..{MAX_WEIGHT:g})") from None
+    if not (MIN_WEIGHT <= number <= MAX_WEIGHT) or math.isnan(number):
+        raise ValueError(f"{name}={value} is out of range: allowed {MIN_WEIGHT:g}..{MAX_WEIGHT:g}")
+    return number
+
+
+def c_for_length(length: int) -> int:
+    """The `c` whose vector has `length` entries (4 + 4 (c - 1)); ValueError otherwise."""
+    if length < 4 or (length - 4) % 4:
+        raise ValueError(f"{length} weights: expected 4 + 4 (c - 1) of them, "
+                         f"e.g. {feature_count(4)} for c = 4")
+    return (length - 4) // 4 + 1
+
+
+def resample(values: list[float], length: int) -> list[float]:
+    """A run vector stretched or shrunk to `length` entries by relative run length."""
+    if length == len(values):
+        return list(values)
+    if not values:
+        return [0.0] * length
+    out = []
+    for n in range(1, length + 1):
+        x = min(max(n / length * len(values) - 1, 0.0), len(values) - 1)
+        low = math.floor(x)
+        high = min(low + 1, len(values) - 1)
+        out.append(values[low] + (values[high] - values[low]) * (x - low))
+    return out
+
+
+@dataclass
+class Weights:
+    """A weight vector for `c` in a row, flat, in the layout of clinea.core.features."""
+
+    values: list[float]
+    c: int
+    info: dict = field(default_factory=dict)
+
+    def __post_init__(self):
+        expected = feature_count(self.c)
+        if len(self.values) != expected:
+            raise ValueError(f"{len(self.values)} weights for c={self.c}: expected {expected}")
+        names = feature_names(self.c)
+        self.values = [check_weight(v, names[i]) for i, v in enumerate(self.values)]
+
+    @classmethod
+    def from_flat(cls, values, info: dict | None = None) -> "Weights":
+        """A vector given as plain numbers (the command line); its length sets c."""
+        values = list(values)
+        return cls(values, c_for_length(len(values)), info or {})
+
+    def groups(self) -> dict:
+        """{"centre": x, ..., "consecutive": [...], ...}: the JSON "weights" object."""
+        out = {}
+        for name, start, stop in feature_groups(self.c):
+            out[name] = self.values[start] if name in SCALARS else self.values[start:stop]
+        return out
+
+    @classmethod
+    def from_groups(cls, groups: dict, c: int, info: dict | None = None) -> "Weights":
+        if not isinstance(groups, dict):
+            raise ValueError(f'"weights" must be an object of named groups, got {type(groups).__name__}')
+        unknown = set(groups) - set(SCALARS) - set(RUN_KINDS)
+        if unknown:
+            raise ValueError(f"unknown weight group(s) {sorted(unknown)}: allowed {list(SCALARS + RUN_KINDS)}")
+        values = []
+        for name, start, stop in feature_groups(c):
+            if name not in groups:
+                raise ValueError(f'weight group "{name}" is missing')
+            item = groups[name]
+            if name in SCALARS:
+                values.append(item)
+            else:
+                if not isinstance(item, list) or len(item) != stop - start:
+                    raise ValueError(f'weight group "{name}" must be a list of {stop - start} numbers for c={c}')
+                values.extend(item)
+        return cls(values, c, info or {})
+
+    def for_c(self, c: int) -> list[float]:
+        """The flat vector for a game with `c` in a row (resampled if c differs)."""
+        if c == self.c:
+            return list(self.values)
+        groups = self.groups()
+        target = feature_groups(c)
+        out = []
+        for name, start, stop in target:
+            if name in SCALARS:
+                out.append(groups[name])
+            else:
+                out.extend(resample(groups[name], stop - start))
+        return out
+
+    def to_json(self) -> dict:
+        return {"format": FORMAT, "c": self.c, "weights": self.groups(), "info": self.info}
+
+    def save(self, path) -> None:
+        Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n")
+
+    @classmethod
+    def load(cls, path) -> "Weights":
+        """Reads a weights file; ValueError naming the file and the problem."""
+        try:
+            data = json.loads(Path(path).read_text())
+        except OSError as error:
+            raise ValueError(f"cannot read weights file {path}: {error.strerror}") from None
+        except json.JSONDecodeError as error:
+            raise ValueError(f"weights file {path} is not JSON: {error}") from None
+        try:
+            if not isinstance(data, dict) or data.get("format") != FORMAT:
+                raise ValueError(f'"format" must be "{FORMAT}"')
+            c = data.get("c")
+            if isinstance(c, bool) or not isinstance(c, int) or c < 1:
+                raise ValueError(f'"c"={c!r} is out of range: allowed an integer 1 or more')
+            return cls.from_groups(data.get("weights"), c, data.get("info") or {})
+        except ValueError as error:
+            raise ValueError(f"weights file {path}: {error}") from None
+
+    @classmethod
+    def default(cls) -> "Weights":
+        """The hand-made weights shipped with the player."""
+        return cls.load(DEFAULT_FILE)

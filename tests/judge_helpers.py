@@ -1,0 +1,84 @@
+"""Shared by the judge's end-to-end tests: where the test bots are, how to
+run the judge, and how to prove no player process outlived it."""
+import json
+import os
+import re
+import subprocess
+
+from reference_rules import ReferenceGame
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+BOTS = os.path.join(HERE, "bots")
+REPO = os.path.dirname(HERE)
+C_LINEA = os.path.join(REPO, "judge", "c_linea")
+
+
+def bot(name: str, *args: str) -> list[str]:
+    return [os.path.join(BOTS, name), *args]
+
+
+def run_judge(args, timeout=60, **kwargs) -> subprocess.CompletedProcess:
+    """The judge as users run it: a separate process through the course-named script."""
+    return subprocess.run([C_LINEA, *args], capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+def records(path) -> list[dict]:
+    with open(path) as file:
+        return [r for r in map(json.loads, file) if r.get("type") != "run"]
+
+
+def started_pids(log_dir) -> set[int]:
+    """Every player process the judge started, from its transcripts."""
+    pids = set()
+    for name in os.listdir(log_dir):
+        with open(os.path.join(log_dir, name)) as file:
+            pids.update(int(m) for m in re.findall(r"^# started pid (\d+)", file.read(), re.M))
+    return pids
+
+
+def live_members(groups: set[int]) -> list[int]:
+    """Processes still running (zombies aside) in any of the process groups."""
+    alive = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as file:
+                stat = file.read()
+        except OSError:
+            continue
+        fields = stat.rsplit(")", 1)[1].split()
+        state, pgrp = fields[0], int(fields[2])
+        if pgrp in groups and state != "Z":
+            alive.append(int(entry))
+    return alive
+
+
+def transcript(log_dir, name) -> list[str]:
+    with open(os.path.join(log_dir, f"{name}.log")) as file:
+        return file.read().splitlines()
+
+
+def replay_transcript(lines, columns, rows, c, p) -> int:
+    """Replays every game a player saw (`> ` judge lines, `< ` its answers)
+    in the rules reference, failing on any illegal column; returns the
+    number of games. Proves no illegal move reached this player."""
+    games = 0
+    game = None
+    wire = [line[2:] for line in lines if line[:2] in ("> ", "< ")]
+    i = 0
+    while i < len(wire):
+        word = wire[i]
+        if word in ("azul rojo", "rojo azul"):
+            games += 1
+            game = ReferenceGame(columns, rows, c, p)
+            for col in wire[i + 2].split()[1:]:
+                game.play(int(col))
+            i += 3
+            continue
+        if word.lstrip("-").isdigit() and game is not None:
+            col = int(word)
+            assert col in game.legal(), f"illegal column {col} on the wire: {wire[max(0, i - 6):i + 1]}"
+            game.play(col)
+        i += 1
+    return games

@@ -1,0 +1,72 @@
+"""End to end with real player processes: every hostile bot loses with the
+right reason, its process group is gone, it is restarted for the next game,
+the honest opponent is told it won and never sees an illegal move."""
+import pytest
+
+from clinea.judge.cli import main
+from judge_helpers import bot, live_members, records, replay_transcript, started_pids, transcript
+
+CASES = [
+    # bot, its arguments, size, extra judge options, expected reason prefix
+    ("crash.py", [], (7, 6, 4), [], "crash: end of output, exit status 3 (crash.py: crashing on purpose)"),
+    ("hang.py", [], (7, 6, 4), ["--time-per-move", "0.3"], "timeout: no answer within 0.350 s"),
+    ("sleepy.py", ["5"], (7, 6, 4), ["--time-per-move", "0.2"], "timeout: no answer within 0.250 s"),
+    ("garbage.py", ["tres"], (7, 6, 4), [], "garbage: 'tres' is not an integer"),
+    ("garbage.py", ["3.0"], (7, 6, 4), [], "garbage: '3.0' is not an integer"),
+    ("garbage.py", [""], (7, 6, 4), [], "garbage: an empty line"),
+    ("full_column.py", [], (3, 2, 3), [], "illegal move: column 0 is full"),
+    ("out_of_range.py", [], (7, 6, 4), [], "illegal move: column 7 out of range 0..6"),
+    ("extra_lines.py", [], (7, 6, 4), [], "garbage: unexpected output"),
+]
+
+
+def play(tmp_path, blue, red, size, extra, games):
+    results, log_dir = tmp_path / "results.jsonl", tmp_path / "log"
+    columns, rows, c = size
+    argv = ["--blue_player", *blue, "--red_player", *red, "--columns", str(columns), "--rows", str(rows),
+            "--c", str(c), "--iterations", str(games), "--seed", "7", "--quiet",
+            "--results", str(results), "--log-dir", str(log_dir), *extra]
+    assert main(argv) == 0
+    return records(results), log_dir
+
+
+@pytest.mark.parametrize("name,args,size,extra,reason", CASES, ids=[f"{c[0]}{c[1]}" for c in CASES])
+def test_a_hostile_bot_forfeits_and_the_match_goes_on(tmp_path, name, args, size, extra, reason):
+    games, log_dir = play(tmp_path, bot(name, *args), bot("random_bot.py"), size, extra, games=2)
+    assert len(games) == 2
+    for game in games:
+        assert (game["forfeit"], game["winner"]) == ("azul", "rojo")
+        assert game["reason"].startswith(reason), game["reason"]
+    # a fresh process for each game of the offender, one process for the honest player
+    assert len(started_pids(log_dir)) == 3
+    honest = transcript(log_dir, "rojo")
+    assert sum(line.startswith("# started pid") for line in honest) == 1
+    assert honest.count("> ganaste") == 2
+    assert replay_transcript(honest, *size, 21) == 2
+    assert live_members(started_pids(log_dir)) == []
+
+
+def test_a_bot_flooding_stderr_is_neither_blocked_nor_forfeited(tmp_path):
+    games, log_dir = play(tmp_path, bot("flood_stderr.py"), bot("random_bot.py"), (7, 6, 4), [], games=3)
+    assert [g["reason"] for g in games if g["reason"] not in ("connect", "draw")] == []
+    flood = transcript(log_dir, "azul")
+    assert sum(line.startswith("! xxx") for line in flood) > 256
+    assert replay_transcript(flood, 7, 6, 4, 21) == 3
+    assert live_members(started_pids(log_dir)) == []
+
+
+def test_output_after_the_result_forfeits_the_next_game_and_spares_the_opponent(tmp_path):
+    # chatty's stray line is found either as the next game starts (after the
+    # opponent was told `vos` and sent its first move) or in place of its first
+    # answer: a garbage forfeit of the next game in both cases, then a restart
+    games, log_dir = play(tmp_path, bot("random_bot.py"), bot("chatty.py"), (7, 6, 4), ["--first", "azul"], games=6)
+    for index, game in enumerate(games):
+        if index % 2 == 0:
+            assert game["reason"] in ("connect", "draw")
+        else:
+            assert (game["forfeit"], game["winner"]) == ("rojo", "azul")
+            assert game["reason"].startswith("garbage: ") and "gg (" in game["reason"]
+    honest = transcript(log_dir, "azul")
+    assert sum(line.startswith("# started pid") for line in honest) == 1
+    assert replay_transcript(honest, 7, 6, 4, 21) == 6
+    assert live_members(started_pids(log_dir)) == []

@@ -1,0 +1,77 @@
+"""Every registered player as a real process: complete matches under the
+protocol on several sizes, --help, and malformed input."""
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clinea.players.registry import PLAYERS
+from protocol_referee import GameSpec, play_match
+
+REPO = Path(__file__).resolve().parents[1]
+PLAYERS_DIR = REPO / "players"
+
+# Options that keep each player quick in the suite, and the boards it is
+# played on here (exhaustive searchers only get boards they can finish).
+FAST_OPTIONS: dict[str, list[str]] = {
+    "strong": ["--time-per-move", "0.05"],
+    "evaluator": ["--depth", "2"],
+}
+SMALL_BOARDS_ONLY = {"minimax"}
+
+BOARDS = [(7, 6, 4, 21), (5, 4, 3, 10), (9, 8, 5, 36), (10, 9, 4, 45), (7, 6, 4, 5)]
+SMALL_BOARDS = [(3, 3, 3, 5), (4, 3, 3, 6), (4, 4, 3, 3)]
+
+
+def games_for(name):
+    boards = SMALL_BOARDS if name in SMALL_BOARDS_ONLY else BOARDS
+    return [GameSpec(*board, player_first) for board in boards for player_first in (True, False)]
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_executable_plays_complete_matches(name):
+    report = play_match([str(PLAYERS_DIR / name), *FAST_OPTIONS.get(name, [])], games_for(name), seed=len(name))
+    assert report.exit_code == 0
+    assert len(report.results) == len(games_for(name))
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+def test_help_has_an_example(name):
+    result = subprocess.run([str(PLAYERS_DIR / name), "--help"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and "example" in result.stdout
+
+
+@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("garbage", [
+    "azul\n",
+    "azul rojo\n7 6 4\n",
+    "azul rojo\n7 6 4 21\nquizas\n",
+    "azul rojo\n7 6 4 21\nel\n9\n",
+    "azul rojo\n0 6 4 21\nel\n",
+])
+def test_garbage_exits_2_with_one_stderr_line(name, garbage):
+    result = subprocess.run([str(PLAYERS_DIR / name), *FAST_OPTIONS.get(name, [])], input=garbage,
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.count("\n") == 1 and "protocol error" in result.stderr
+    assert all(line.isdigit() for line in result.stdout.splitlines())
+
+
+def test_end_of_input_exits_quietly():
+    result = subprocess.run([str(PLAYERS_DIR / "random")], input="azul rojo\n7 6 4 21\nel\n3\n",
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and result.stderr == "" and result.stdout.strip().isdigit()
+
+
+def test_example_bot_is_a_complete_player():
+    report = play_match([str(PLAYERS_DIR / "example_bot.py")], games_for("example"), seed=5)
+    assert report.exit_code == 0
+    # it takes every win in one, so it beats random more often than not
+    assert report.results.count("win") > report.results.count("loss")
+
+
+def test_installed_commands_and_clinea_play_reach_the_same_player():
+    for argv in (["clinea-random", "--seed", "3"], ["clinea", "play", "random", "--seed", "3"]):
+        report = play_match([str(Path(__import__("sys").executable).parent / argv[0]), *argv[1:]],
+                            games_for("random")[:2])
+        assert report.exit_code == 0

@@ -1,0 +1,210 @@
+"""`clinea train METHOD`: grid, genetic, hillclimb or lms training of the
+greedy player's weights. Every method writes PREFIX.json (loadable by
+`players/greedy --weights`), PREFIX.csv (a row per generation/iteration),
+PREFIX.png (the curves) and prints the winner's evaluation."""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import sys
+
+from clinea.core import MAX_SIDE, Board
+from clinea.core.features import feature_count
+from clinea.players.weights import Weights
+from clinea.training import genetic, grid, hillclimb, lms
+from clinea.training.games import Geometry
+from clinea.training.parallel import Runner
+from clinea.training.report import Budget, Recorder, final_evaluation, plot, print_evaluation
+
+METHODS = ("grid", "genetic", "hillclimb", "lms")
+EXAMPLES = """examples:
+  clinea train genetic --population 50 --generations 150 --selection 2 --fitness 2 --pmut 0.005 --pcross 0.4 --jobs 2
+  clinea train grid --rule c --games 10 --sweeps 1 --time-limit 60
+  clinea train hillclimb --iterations 200 --factor 0.2 --opponent minimax
+  clinea train lms --iterations 50 --against self --rate 0.05 --cooling 0.98
+  players/greedy --weights train-genetic.json"""
+
+
+def _int_at_least(name: str, low: int):
+    """An argparse type: an integer >= low, errors naming the option and the range."""
+    def parse(text):
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"{name} {text!r} is not an integer (allowed {low} or more)") from None
+        if value < low:
+            raise argparse.ArgumentTypeError(f"{name} {value} is out of range: allowed {low} or more")
+        return value
+    return parse
+
+
+def _positive_int(name: str):
+    return _int_at_least(name, 1)
+
+
+def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | None) -> None:
+    board = parser.add_argument_group("board")
+    board.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
+    board.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
+    board.add_argument("--c", type=int, default=4, help="tokens in a row to win, 2 or more (default 4)")
+    board.add_argument("--p", type=int, default=None, help="tokens per player (default: enough to fill the board)")
+    run = parser.add_argument_group("run")
+    # None here: the default applies only when --time-limit is not given either
+    run.add_argument(f"--{limit}", type=_positive_int(f"--{limit}"), default=None,
+                     help=f"stop after this many {limit} (default {default_limit}, "
+                          "or none when --time-limit is given)")
+    parser.set_defaults(limit_name=limit, default_limit=default_limit)
+    run.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
+                     help="stop after this many seconds (checked between iterations)")
+    run.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
+    run.add_argument("--jobs", type=_positive_int("--jobs"), default=1,
+                     help=f"worker processes for the games (this machine has {os.cpu_count()})")
+    run.add_argument("--out", default=None, metavar="PREFIX",
+                     help="write PREFIX.json, PREFIX.csv, PREFIX.png (default train-METHOD)")
+    run.add_argument("--eval-games", type=_int_at_least("--eval-games", 0), default=100, metavar="N",
+                     help="final evaluation: N games in each colour against random and "
+                          "against randomized minimax (default 100; 0 skips it)")
+    run.add_argument("--quiet", action="store_true", help="no progress bar")
+
+
+def _start(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--start", metavar="FILE.json",
+                        help="start from these weights (default: random in [-1, 1])")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clinea train", description=__doc__.splitlines()[0] + " " + " ".join(__doc__.splitlines()[1:]),
+        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    methods = parser.add_subparsers(dest="method", metavar="METHOD", required=True)
+
+    p = methods.add_parser("grid", help="two weights at a time over a grid (the seed's section 4)",
+                           epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(p, "sweeps", 1)
+    _start(p)
+    p.add_argument("--rule", choices=grid.RULES, default="a",
+                   help="better than the champion: a beats it in both colours; b over N games "
+                        "against random; c over N games against randomized minimax (default a)")
+    p.add_argument("--games", type=_positive_int("--games"), default=10,
+                   help="N, games per colour for rules b and c (default 10)")
+    p.add_argument("--step", type=float, default=0.1, help="grid step in [-1, 1] (default 0.1)")
+    p.add_argument("--order", default=None, metavar="I,J,...",
+                   help="weight indices, taken two at a time (default 0,1,2,...)")
+
+    p = methods.add_parser("genetic", help="the seed's genetic algorithm (section 5)",
+                           epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(p, "generations", 150)
+    p.add_argument("--population", type=_positive_int("--population"), default=50)
+    p.add_argument("--pcross", type=float, default=0.4, help="chance of switching parent at each gene (default 0.4)")
+    p.add_argument("--pmut", type=float, default=0.005, help="chance of redrawing each weight (default 0.005)")
+    p.add_argument("--selection", type=int, choices=(1, 2), default=2,
+                   help="1: random pairs from the fitter half; 2: tournaments over 20%% (default 2)")
+    p.add_argument("--fitness", choices=("1", "2", "external"), default="2",
+                   help="1: share of round-robin games not lost; 2: 0/5/10 + 1/2/4 moving second; "
+                        "external: fitness 2 over games against randomized minimax (default 2)")
+    p.add_argument("--external-games", type=_positive_int("--external-games"), default=10,
+                   help="games per colour for --fitness external (default 10)")
+    p.add_argument("--whole-vectors", action="store_true",
+                   help="crossover inherits each run vector whole, not element by element")
+    p.add_argument("--elite-never-mutates", action="store_true", help="the kept best is never mutated")
+    p.add_argument("--min", type=float, default=-1.0, help="lowest random weight (default -1)")
+    p.add_argument("--max", type=float, default=1.0, help="highest random weight (default 1)")
+    p.add_argument("--init", nargs="*", default=(), metavar="FILE.json",
+                   help="put these weights in the first population, the rest random")
+
+    p = methods.add_parser("hillclimb", help="perturb all weights, keep what does better",
+                           epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(p, "iterations", 100)
+    _start(p)
+    p.add_argument("--factor", type=float, default=0.2, help="f: each weight times 1 +- up to f (default 0.2)")
+    p.add_argument("--games", type=_positive_int("--games"), default=50, help="N, games per colour (default 50)")
+    p.add_argument("--opponent", choices=("random", "minimax"), default="minimax",
+                   help="who the weights are judged against (default minimax: randomized, depth 4)")
+
+    p = methods.add_parser("lms", help="least-mean-squares learning from self-play",
+                           epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    _common(p, "iterations", 50)
+    _start(p)
+    p.add_argument("--games", type=_positive_int("--games"), default=20, help="games per iteration (default 20)")
+    p.add_argument("--against", choices=lms.OPPONENTS, default="self",
+                   help="self: the previous iteration's weights; random (default self)")
+    p.add_argument("--rate", type=float, default=0.1, help="learning rate, (0, 1] (default 0.1)")
+    p.add_argument("--cooling", type=float, default=0.98, help="rate factor per iteration, (0, 1] (default 0.98)")
+    return parser
+
+
+def _start_weights(path, c: int, rng: random.Random) -> list[float]:
+    if path:
+        return Weights.load(path).for_c(c)
+    return [rng.uniform(-1, 1) for _ in range(feature_count(c))]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        Board(args.columns, args.rows, args.c, args.p)
+        if args.c < 2:
+            raise ValueError(f"c={args.c} is out of range: allowed 2 or more (with c=1 every move wins)")
+        geometry = Geometry(args.columns, args.rows, args.c, args.p)
+        seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(63)
+        rng = random.Random(seed)
+        iterations = getattr(args, args.limit_name)
+        if iterations is None and args.time_limit is None:
+            iterations = args.default_limit
+        if args.method == "grid":
+            order = [int(x) for x in args.order.split(",")] if args.order else None
+            pairs = grid.pairs_from_order(order or range(feature_count(args.c)), feature_count(args.c))
+            iterations = iterations * len(pairs) if iterations is not None else None
+        budget = Budget(iterations, args.time_limit)
+        prefix = args.out or f"train-{args.method}"
+        start = None if args.method == "genetic" else _start_weights(args.start, args.c, rng)
+        seeds = [Weights.load(f).for_c(args.c) for f in getattr(args, "init", ())]
+    except ValueError as error:
+        parser.error(str(error))
+    extra = {"hillclimb": ["accepted"], "lms": ["win_rate", "victory_rate", "rate"], "grid": ["pair"]}
+    recorder = Recorder(prefix + ".csv", budget, extra.get(args.method, ()), f"train {args.method}", args.quiet)
+    try:
+        with Runner(args.jobs) as runner:
+            try:
+                if args.method == "genetic":
+                    config = genetic.GeneticConfig(
+                        population=args.population, pcross=args.pcross, pmut=args.pmut,
+                        selection=args.selection, fitness=1 if args.fitness == "1" else 2,
+                        external=args.fitness == "external", external_games=args.external_games,
+                        whole_vectors=args.whole_vectors, elite_never_mutates=args.elite_never_mutates,
+                        low=args.min, high=args.max)
+                    best, score = genetic.run(geometry, config, budget, recorder, runner, rng.getrandbits(63), seeds)
+                elif args.method == "grid":
+                    best, score = grid.run(geometry, start, args.rule, args.step, order, args.games,
+                                           budget, recorder, runner, rng.getrandbits(63))
+                elif args.method == "hillclimb":
+                    best, score = hillclimb.run(geometry, start, args.factor, args.opponent, args.games,
+                                                budget, recorder, runner, rng.getrandbits(63))
+                else:
+                    best, score = lms.run(geometry, start, args.against, args.games, args.rate, args.cooling,
+                                          budget, recorder, rng.getrandbits(63))
+            except ValueError as error:
+                recorder.close()
+                parser.error(str(error))
+            recorder.close()
+            elapsed = budget.elapsed()
+            print(f"{args.method}: {len(recorder.rows)} iterations in {elapsed:.1f} s, "
+                  f"final fitness {score:.4f}")
+            evaluation = None
+            if args.eval_games:
+                evaluation = final_evaluation(best, geometry, args.c, args.eval_games, rng.getrandbits(63), runner)
+                print_evaluation(evaluation)
+    finally:
+        recorder.close()
+    info = {"made_by": f"clinea train {args.method}", "argv": list(argv if argv is not None else sys.argv[1:]),
+            "seed": seed, "board": [args.columns, args.rows, args.c, geometry.tokens],
+            "iterations": len(recorder.rows), "seconds": round(elapsed, 2), "fitness": score}
+    if evaluation:
+        info["evaluation"] = {kind: {"first": vars(first), "second": vars(second)}
+                              for kind, (first, second) in evaluation.items()}
+    Weights(best, args.c, info).save(prefix + ".json")
+    plot(recorder.rows, prefix + ".png", f"clinea train {args.method} on {args.columns}x{args.rows}, c={args.c}")
+    print(f"wrote {prefix}.json, {prefix}.csv, {prefix}.png")
+    return 0

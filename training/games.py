@@ -1,0 +1,72 @@
+"""Games inside training: in process, refereed by the judge's `play_bots`
+(results are clinea.judge.referee.GameResult: winner 0/1/None, reason, moves,
+times).
+
+The bots here expose `core_for(board) -> CBot`, so the judge plays their games
+in its in-C loop; that relies on `core_for` doing everything `new_game` would,
+which holds since these bots keep no other per-game state.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+from clinea.core import Board
+from clinea.core.cbot import UniformRandom
+from clinea.judge.referee import GameResult, play_bots
+from clinea.players.bot import Bot
+from clinea.players.greedy_player import GreedyBot
+from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
+from clinea.players.weights import Weights
+
+
+@dataclass(frozen=True)
+class Geometry:
+    """The board every training game is played on."""
+    columns: int = 7
+    rows: int = 6
+    c: int = 4
+    p: int | None = None
+
+    def board(self) -> Board:
+        return Board(self.columns, self.rows, self.c, self.p)
+
+    @property
+    def tokens(self) -> int:
+        """p as the judge wants it (enough to fill the board when unset)."""
+        return self.p if self.p is not None else (self.columns * self.rows + 1) // 2
+
+
+class FastRandomBot(Bot):
+    """Uniformly random, playable inside the in-C game loop."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0):
+        self.core = UniformRandom(seed)
+
+    def core_for(self, board: Board) -> UniformRandom:
+        return self.core
+
+    def choose(self, board: Board) -> int:
+        return self.core.choose(board)
+
+
+def play(first: Bot, second: Bot, geometry: Geometry) -> GameResult:
+    """One game, `first` moving first, refereed by the judge (in C when both
+    bots allow it)."""
+    return play_bots(first, second, geometry.columns, geometry.rows, geometry.c, geometry.tokens)
+
+
+def greedy(values, c: int) -> GreedyBot:
+    """A greedy player with the flat weight vector `values` for `c` in a row."""
+    return GreedyBot(Weights(list(values), c))
+
+
+def opponent(kind: str, seed: int, depth: int = 4) -> Bot:
+    """A fresh training opponent: "random" or "minimax" (randomized minimax, `depth` plies)."""
+    if kind == "random":
+        return FastRandomBot(seed)
+    if kind == "minimax":
+        return RandomizedMinimaxBot(depth, seed)
+    raise ValueError(f"opponent {kind!r} is unknown: allowed random, minimax")

@@ -1,0 +1,145 @@
+"""The seed's genetic algorithm over greedy weight vectors (seed section 5).
+
+Genes are either the single weights or, with `whole_vectors`, the groups of
+clinea.core.features (each scalar, and each run vector as one gene), so a
+child inherits a parent's run-length profile intact.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Sequence
+
+from clinea.core.features import feature_count, feature_groups
+from clinea.training.fitness import FITNESS, round_robin, summary, versus
+
+
+@dataclass
+class GeneticConfig:
+    population: int = 50
+    pcross: float = 0.4
+    pmut: float = 0.005
+    selection: int = 2              # 1: random pairs from the fitter half; 2: tournaments
+    fitness: int = 2                # 1: share not lost; 2: points; see `external`
+    external: bool = False          # score against randomized minimax instead of a round robin
+    external_games: int = 10        # per colour, when external
+    whole_vectors: bool = False
+    elite_never_mutates: bool = False
+    low: float = -1.0
+    high: float = 1.0
+    tournament_share: float = 0.2
+
+    def check(self) -> None:
+        if self.population < 2:
+            raise ValueError(f"--population {self.population} is out of range: allowed 2 or more")
+        for name in ("pcross", "pmut"):
+            value = getattr(self, name)
+            if not 0.0 <= value <= 1.0:
+                raise ValueError(f"--{name} {value} is out of range: allowed 0..1")
+        if self.selection not in (1, 2):
+            raise ValueError(f"--selection {self.selection} is out of range: allowed 1 or 2")
+        if self.fitness not in FITNESS:
+            raise ValueError(f"--fitness {self.fitness} is out of range: allowed 1 or 2")
+        if not -1.0 <= self.low < self.high <= 1.0:
+            raise ValueError(f"--min {self.low} / --max {self.high}: allowed -1 <= min < max <= 1")
+
+
+def genes(c: int, whole_vectors: bool) -> list[tuple[int, int]]:
+    """[(start, stop)] of each gene in the flat vector."""
+    if whole_vectors:
+        return [(start, stop) for _, start, stop in feature_groups(c) if stop > start]
+    return [(i, i + 1) for i in range(feature_count(c))]
+
+
+def random_individual(length: int, low: float, high: float, rng: random.Random) -> list[float]:
+    return [rng.uniform(low, high) for _ in range(length)]
+
+
+def crossover(a: Sequence[float], b: Sequence[float], pcross: float,
+              gene_slices: Sequence[tuple[int, int]], rng: random.Random) -> list[float]:
+    """A child copying from `a`, switching to the other parent with
+    probability `pcross` before each gene."""
+    parents = (a, b)
+    current = 0
+    child = list(a)
+    for start, stop in gene_slices:
+        if rng.random() < pcross:
+            current = 1 - current
+        child[start:stop] = parents[current][start:stop]
+    return child
+
+
+def mutate(individual: Sequence[float], pmut: float, low: float, high: float,
+           rng: random.Random) -> list[float]:
+    """Each weight redrawn uniformly in [low, high] with probability `pmut`."""
+    return [rng.uniform(low, high) if rng.random() < pmut else w for w in individual]
+
+
+def select_parents(population: Sequence, fitness: Sequence[float], selection: int,
+                   rng: random.Random, tournament_share: float = 0.2) -> tuple:
+    """Two parents. Selection 1: a random pair from the fitter half;
+    selection 2: each parent wins a tournament among `tournament_share` of
+    the population (at least two contestants)."""
+    order = sorted(range(len(population)), key=lambda i: fitness[i], reverse=True)
+    if selection == 1:
+        half = order[:max(2, len(order) // 2)]
+        i, j = rng.sample(half, 2)
+        return population[i], population[j]
+    size = min(len(population), max(2, round(tournament_share * len(population))))
+
+    def tournament():
+        return population[max(rng.sample(range(len(population)), size), key=lambda i: fitness[i])]
+
+    return tournament(), tournament()
+
+
+def next_generation(population: Sequence[Sequence[float]], fitness: Sequence[float],
+                    config: GeneticConfig, gene_slices, rng: random.Random) -> list[list[float]]:
+    """Elitism (the best goes on as it is, first), then children of selected
+    parents by crossover; mutation touches every child, and the elite too
+    unless `elite_never_mutates`."""
+    best = max(range(len(population)), key=lambda i: fitness[i])
+    elite = list(population[best])
+    children = []
+    while len(children) < len(population) - 1:
+        a, b = select_parents(population, fitness, config.selection, rng, config.tournament_share)
+        children.append(mutate(crossover(a, b, config.pcross, gene_slices, rng),
+                               config.pmut, config.low, config.high, rng))
+    if not config.elite_never_mutates:
+        elite = mutate(elite, config.pmut, config.low, config.high, rng)
+    return [elite] + children
+
+
+def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: int) -> list[float]:
+    """Fitness of everyone: a round robin (every pair twice, both colours) or,
+    when external, games against randomized minimax, half moving first."""
+    if config.external:
+        games = versus(population, geometry, c, "minimax", config.external_games, seed, runner)
+    else:
+        games = round_robin(population, geometry, c, runner)
+    score = FITNESS[config.fitness]
+    return [score(g) for g in games]
+
+
+def run(geometry, config: GeneticConfig, budget, recorder, runner, seed: int,
+        seeds: Sequence[Sequence[float]] = ()) -> tuple[list[float], float]:
+    """Evolves until the budget is spent; returns (best weights, its fitness)."""
+    config.check()
+    c = geometry.c
+    rng = random.Random(seed)
+    length = feature_count(c)
+    population = [list(s) for s in seeds][:config.population]
+    while len(population) < config.population:
+        population.append(random_individual(length, config.low, config.high, rng))
+    gene_slices = genes(c, config.whole_vectors)
+    generation = 0
+    fitness = evaluate(population, geometry, c, config, runner, rng.getrandbits(63))
+    while True:
+        generation += 1
+        recorder.record(generation, summary(fitness))
+        if not budget.more(generation):
+            break
+        population = next_generation(population, fitness, config, gene_slices, rng)
+        fitness = evaluate(population, geometry, c, config, runner, rng.getrandbits(63))
+    best = max(range(len(population)), key=lambda i: fitness[i])
+    return population[best], fitness[best]

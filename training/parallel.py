@@ -1,0 +1,59 @@
+"""Spreading independent games over cores (`--jobs N`).
+
+Tasks are plain data (weight lists, geometry, seeds) so they pickle cheaply;
+each worker builds its own Cython players. With one job everything runs in
+this process, which keeps tests and small runs free of process start-up.
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from typing import Callable, Sequence
+
+
+def chunks(items: Sequence, parts: int) -> list[list]:
+    """`items` cut into at most `parts` runs of nearly equal length, in order."""
+    parts = max(1, min(parts, len(items)))
+    size, extra = divmod(len(items), parts)
+    out, start = [], 0
+    for k in range(parts):
+        stop = start + size + (k < extra)
+        out.append(list(items[start:stop]))
+        start = stop
+    return [chunk for chunk in out if chunk]
+
+
+class Runner:
+    """Maps a top-level function over task chunks, on `jobs` processes."""
+
+    def __init__(self, jobs: int = 1):
+        if jobs < 1:
+            raise ValueError(f"jobs={jobs} is out of range: allowed 1..{os.cpu_count() or 1} (or more)")
+        self.jobs = jobs
+        self._pool = None
+        if jobs > 1:
+            # fork would also work on Linux, but spawn behaves the same everywhere
+            self._pool = multiprocessing.get_context("spawn").Pool(jobs)
+
+    def map_chunks(self, fn: Callable[[list], list], items: Sequence) -> list:
+        """fn applied to chunks of `items` (each returns a list); the results
+        concatenated in the order of `items`. Four chunks per job balance
+        games of unequal length."""
+        if self._pool is None:
+            return fn(list(items)) if items else []
+        out = []
+        for part in self._pool.map(fn, chunks(items, 4 * self.jobs)):
+            out.extend(part)
+        return out
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.close()
+            self._pool.join()
+            self._pool = None
+
+    def __enter__(self) -> "Runner":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

@@ -1,0 +1,106 @@
+"""What a training run leaves behind: a CSV row per generation/iteration,
+a PNG of the fitness curves, a progress bar while it runs, and the final
+evaluation printed."""
+from __future__ import annotations
+
+import csv
+import time
+from typing import Sequence
+
+from tqdm import tqdm
+
+from clinea.training.fitness import tallies, versus
+
+COLUMNS = ["iteration", "best", "worst", "mean", "median", "elapsed"]
+
+
+class Budget:
+    """Stops a run after `iterations` and/or `time_limit` seconds (whichever
+    comes first; at least one must be set)."""
+
+    def __init__(self, iterations: int | None, time_limit: float | None):
+        if iterations is None and time_limit is None:
+            raise ValueError("give a generation/iteration limit, --time-limit, or both")
+        if iterations is not None and iterations < 1:
+            raise ValueError(f"iterations={iterations} is out of range: allowed 1 or more")
+        if time_limit is not None and not time_limit > 0:
+            raise ValueError(f"--time-limit {time_limit} is out of range: allowed more than 0 seconds")
+        self.iterations = iterations
+        self.time_limit = time_limit
+        self.start = time.perf_counter()
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+    def more(self, done: int) -> bool:
+        if self.iterations is not None and done >= self.iterations:
+            return False
+        return self.time_limit is None or self.elapsed() < self.time_limit
+
+
+class Recorder:
+    """Writes the CSV as the run goes (a crash leaves the rows so far) and
+    drives the progress bar."""
+
+    def __init__(self, path, budget: Budget, extra: Sequence[str] = (), label: str = "training",
+                 quiet: bool = False):
+        self.path = path
+        self.budget = budget
+        self.columns = COLUMNS + list(extra)
+        self.rows: list[dict] = []
+        self._file = open(path, "w", newline="")
+        self._writer = csv.DictWriter(self._file, fieldnames=self.columns)
+        self._writer.writeheader()
+        total = budget.iterations if budget.iterations is not None else None
+        self._bar = tqdm(total=total, desc=label, unit="it", disable=quiet, leave=True)
+
+    def record(self, iteration: int, stats: dict, **extra) -> None:
+        row = {"iteration": iteration, **{k: round(stats[k], 6) for k in ("best", "worst", "mean", "median")},
+               "elapsed": round(self.budget.elapsed(), 3), **extra}
+        self.rows.append(row)
+        self._writer.writerow(row)
+        self._file.flush()
+        self._bar.update(1)
+        self._bar.set_postfix(best=f"{stats['best']:.3f}", mean=f"{stats['mean']:.3f}")
+
+    def close(self) -> None:
+        self._bar.close()
+        self._file.close()
+
+
+def plot(rows: Sequence[dict], path, title: str) -> None:
+    """The best / mean / median / worst curves against the iteration, as a PNG."""
+    import matplotlib
+    matplotlib.use("Agg")  # no display needed: CI and servers have none
+    import matplotlib.pyplot as plt
+
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    x = [row["iteration"] for row in rows]
+    for key, style in (("best", "-"), ("mean", "--"), ("median", ":"), ("worst", "-.")):
+        axes.plot(x, [row[key] for row in rows], style, label=key)
+    axes.set_xlabel("iteration")
+    axes.set_ylabel("fitness")
+    axes.set_title(title)
+    axes.legend()
+    axes.grid(alpha=0.3)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def final_evaluation(values, geometry, c: int, games_each_colour: int, seed: int, runner,
+                     depth: int = 4) -> dict:
+    """The winner against random and against randomized minimax, `games_each_colour`
+    games moving first and as many moving second. Returns
+    {opponent: (first Tally, second Tally)}."""
+    result = {}
+    for kind in ("random", "minimax"):
+        games = versus([values], geometry, c, kind, games_each_colour, seed, runner, depth)[0]
+        result[kind] = tallies(games)
+    return result
+
+
+def print_evaluation(evaluation: dict, out=None) -> None:
+    names = {"random": "random", "minimax": "randomized minimax"}
+    for kind, (first, second) in evaluation.items():
+        print(f"against {names[kind]}: moving first {first}; moving second {second}", file=out)

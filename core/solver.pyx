@@ -388,6 +388,22 @@ cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
 
 # ---------------------------------------------------------------- Python
 
+def centre_first(int columns) -> list[int]:
+    """Columns from the centre outwards, left before right: the search's
+    move order and the exact players' tie-break."""
+    return sorted(range(columns), key=lambda col: (abs(2 * col - (columns - 1)), col))
+
+
+def best_column(scores) -> int | None:
+    """The first column of highest score in centre-first order (None
+    entries are unplayable), or None if none is playable."""
+    best = None
+    for col in centre_first(len(scores)):
+        if scores[col] is not None and (best is None or scores[col] > scores[best]):
+            best = col
+    return best
+
+
 cdef class Solver:
     """Exact solver of C en linea positions; see the module docstring for
     the scores.
@@ -459,8 +475,7 @@ cdef class Solver:
             s.diagonal = board.g.diagonal_wins
             s.bottom = board.g.bottom
             s.cells = board.g.cells
-            # centre first, then outwards, left before right
-            order = sorted(range(s.columns), key=lambda x: (abs(2 * x - (s.columns - 1)), x))
+            order = centre_first(s.columns)
             for i in range(s.columns):
                 s.order[i] = order[i]
             if board.g.bitboard:
@@ -529,11 +544,4 @@ cdef class Solver:
         """A column of best score (the most central among equals, left
         first), or None if the game is over or the budget ran out."""
         scores = self.analyze(board, weak, max_nodes, time_limit)
-        if scores is None:
-            return None
-        best = None
-        for i in range(board.g.columns):
-            col = self.s.order[i]
-            if scores[col] is not None and (best is None or scores[col] > scores[best]):
-                best = col
-        return best
+        return None if scores is None else best_column(scores)

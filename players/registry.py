@@ -15,6 +15,8 @@ PLAYERS: dict[str, str] = {
     "random": "clinea.players.random_player:RandomBot",
     "greedy": "clinea.players.greedy_player:GreedyBot",
     "randomized_minimax": "clinea.players.randomized_minimax_player:RandomizedMinimaxBot",
+    "minimax": "clinea.players.minimax_player:MinimaxBot",
+    "alphabeta": "clinea.players.alphabeta_player:AlphabetaBot",
 }
 
 

@@ -25,6 +25,7 @@ bench: install
 	$(PY) benchmarks/playouts.py
 	$(PY) benchmarks/training.py
 	$(PY) benchmarks/judge.py
+	$(PY) benchmarks/solver.py
 
 clean:
 	rm -rf build dist *.egg-info core/*.c core/*.so $(VENV)

@@ -26,6 +26,7 @@ bench: install
 	$(PY) benchmarks/players.py
 	$(PY) benchmarks/training.py
 	$(PY) benchmarks/judge.py
+	$(PY) benchmarks/solver.py
 
 # The seed's ten-hour genetic run (population 50, 150 generations), in about
 # half a minute on two cores; writes results/genetic.{json,csv,png}.

@@ -13,6 +13,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("clinea.training.cli", "train the greedy player's weights: grid, genetic, hillclimb, lms"),
     "play": ("clinea.players.registry", "run a player (random, greedy, strong, ...) on stdin/stdout"),
     "judge": ("clinea.judge.cli", "referee games between player programs (course judge flags), tournaments, SPRT"),
+    "solve": ("clinea.solve", "exact scores of positions read one per line"),
 }
 
 EPILOG = """examples:

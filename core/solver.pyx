@@ -49,7 +49,7 @@ A budget (``max_nodes``, ``time_limit``) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport free, malloc
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
@@ -388,6 +388,22 @@ cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
 
 # ---------------------------------------------------------------- Python
 
+def centre_first(int columns) -> list[int]:
+    """Columns from the centre outwards, left before right: the search's
+    move order and the exact players' tie-break."""
+    return sorted(range(columns), key=lambda col: (abs(2 * col - (columns - 1)), col))
+
+
+def best_column(scores) -> int | None:
+    """The first column of highest score in centre-first order (None
+    entries are unplayable), or None if none is playable."""
+    best = None
+    for col in centre_first(len(scores)):
+        if scores[col] is not None and (best is None or scores[col] > scores[best]):
+            best = col
+    return best
+
+
 cdef class Solver:
     """Exact solver of C en linea positions; see the module docstring for
     the scores.
@@ -436,9 +452,12 @@ cdef class Solver:
         if time_limit < 0:
             raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
         if s.table == NULL:
-            s.table = <uint64_t*>calloc((<size_t>1) << s.tt_log2, sizeof(uint64_t))
+            s.table = <uint64_t*>malloc(sizeof(uint64_t) << s.tt_log2)
             if s.table == NULL:
                 raise MemoryError(f"transposition table of 2**{s.tt_log2} entries")
+            # Touch every page now: with lazily mapped (calloc'ed) pages each
+            # new slot costs a page fault, which dominated short solves.
+            memset(s.table, 0, sizeof(uint64_t) << s.tt_log2)
         geometry = board.geometry()
         if geometry != self.geometry_:
             # same keys mean other positions (or other values) in another game
@@ -456,8 +475,7 @@ cdef class Solver:
             s.diagonal = board.g.diagonal_wins
             s.bottom = board.g.bottom
             s.cells = board.g.cells
-            # centre first, then outwards, left before right
-            order = sorted(range(s.columns), key=lambda x: (abs(2 * x - (s.columns - 1)), x))
+            order = centre_first(s.columns)
             for i in range(s.columns):
                 s.order[i] = order[i]
             if board.g.bitboard:
@@ -526,11 +544,4 @@ cdef class Solver:
         """A column of best score (the most central among equals, left
         first), or None if the game is over or the budget ran out."""
         scores = self.analyze(board, weak, max_nodes, time_limit)
-        if scores is None:
-            return None
-        best = None
-        for i in range(board.g.columns):
-            col = self.s.order[i]
-            if scores[col] is not None and (best is None or scores[col] > scores[best]):
-                best = col
-        return best
+        return None if scores is None else best_column(scores)

@@ -17,6 +17,8 @@ PLAYERS: dict[str, str] = {
     "strong": "clinea.players.strong_player:StrongBot",
     "greedy": "clinea.players.greedy_player:GreedyBot",
     "randomized_minimax": "clinea.players.randomized_minimax_player:RandomizedMinimaxBot",
+    "minimax": "clinea.players.minimax_player:MinimaxBot",
+    "alphabeta": "clinea.players.alphabeta_player:AlphabetaBot",
 }
 
 

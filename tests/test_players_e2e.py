@@ -17,7 +17,7 @@ FAST_OPTIONS: dict[str, list[str]] = {
     "strong": ["--time-per-move", "0.05"],
     "evaluator": ["--depth", "2"],
 }
-SMALL_BOARDS_ONLY = {"minimax"}
+SMALL_BOARDS_ONLY = {"minimax", "alphabeta"}
 
 BOARDS = [(7, 6, 4, 21), (5, 4, 3, 10), (9, 8, 5, 36), (10, 9, 4, 45), (7, 6, 4, 5)]
 SMALL_BOARDS = [(3, 3, 3, 5), (4, 3, 3, 6), (4, 4, 3, 3)]

@@ -1,0 +1,101 @@
+"""`clinea solve`: exact scores of positions, one per line, in the format of
+the standard test files, so its output can be compared with them directly."""
+import argparse
+import sys
+import time
+
+from clinea.core import MAX_SIDE, Board, parse_moves
+from clinea.core.solver import DEFAULT_TT_LOG2, Solver
+
+EPILOG = """input: one position per line, the moves from the empty board, 1-based:
+digits ("4453") or, on boards wider than 9 columns, numbers joined by commas
+("10,3,4"). Everything after the first blank on a line is ignored (such as
+the score column of the test files); blank lines are skipped.
+
+output: "<moves> <score>", the score for the side to move: 0 draw,
+(S + 1 - k) when it wins with its k-th stone, -(S + 1 - k) when it loses to
+the opponent's k-th stone, with S = min(p, ceil(columns*rows / 2)) (22 - k on
+7x6). --analyze prints the score of each column instead ("." if full).
+
+examples:
+  clinea solve < ../shared/data/pons/Test_L3_R1
+  echo 4453 | clinea solve --analyze --nodes --time
+  echo 2,10,3 | clinea solve --columns 10 --rows 8 --c 5 --p 12 --weak"""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clinea solve",
+        description="Solve positions exactly, read from stdin one per line.",
+        epilog=EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("--analyze", action="store_true", help="print the score of every column")
+    parser.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0, -1 (faster)")
+    parser.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
+    parser.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
+    parser.add_argument("--c", type=int, default=4, help="tokens in a row to win (default 4)")
+    parser.add_argument("--p", type=int, default=None,
+                        help="tokens per player (default: enough to fill the board, 21 on 7x6)")
+    parser.add_argument("--nodes", action="store_true", help="add a column: nodes searched")
+    parser.add_argument("--time", action="store_true", help="add a column: microseconds spent")
+    parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
+                        help=f"transposition table of 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
+    return parser
+
+
+def move_text(line: str) -> str:
+    """The moves of a line: its first blank-separated field ('' if none)."""
+    fields = line.split(maxsplit=1)
+    return fields[0] if fields else ""
+
+
+def position(empty: Board, text: str) -> Board:
+    """The board after the 1-based moves in `text`; ValueError names the
+    first bad move in the input's own 1-based numbering."""
+    board = empty.copy()
+    for index, col in enumerate(parse_moves(text, empty.columns)):
+        if board.is_over():
+            raise ValueError(f"move {index + 1} (column {col + 1}): the game is already over")
+        if not board.can_play(col):
+            raise ValueError(f"move {index + 1}: column {col + 1} is full")
+        board.play(col)
+    return board
+
+
+def solve_line(solver: Solver, board: Board, args: argparse.Namespace) -> str:
+    start = time.perf_counter()
+    if args.analyze:
+        scores = solver.analyze(board, weak=args.weak)
+        result = " ".join("." if score is None else str(score) for score in scores)
+    else:
+        result = str(solver.solve(board, weak=args.weak))
+    elapsed = time.perf_counter() - start
+    if args.nodes:
+        result += f" {solver.nodes}"
+    if args.time:
+        result += f" {elapsed * 1e6:.0f}"
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        empty = Board(args.columns, args.rows, args.c, args.p)
+        solver = Solver(args.tt_log2)
+    except ValueError as error:
+        parser.error(str(error))
+    invalid = 0
+    for lineno, line in enumerate(sys.stdin, 1):
+        text = move_text(line)
+        if not text:
+            continue
+        try:
+            board = position(empty, text)
+        except ValueError as error:
+            invalid += 1
+            print(f"clinea solve: line {lineno}: {text!r}: {error}", file=sys.stderr, flush=True)
+            continue
+        print(f"{text} {solve_line(solver, board, args)}", flush=True)
+    return 1 if invalid else 0

@@ -1,0 +1,79 @@
+"""A plain exhaustive negamax in Python: the yardstick for the solver and the
+exact players. It shares no code with the core: it keeps columns as tuples,
+looks for a line around the stone just dropped, and memoises on the grid."""
+from __future__ import annotations
+
+from functools import lru_cache
+
+
+class ReferenceSolver:
+    """Exact scores as clinea.core.solver defines them: the winner placing
+    its k-th stone scores S + 1 - k, S = ceil(min(2p, cells) / 2)."""
+
+    def __init__(self, columns: int, rows: int, c: int, p: int | None = None):
+        self.columns, self.rows, self.c = columns, rows, c
+        cells = columns * rows
+        self.max_moves = cells if p is None else min(2 * p, cells)
+        self.stones = (self.max_moves + 1) // 2
+        self.score = lru_cache(maxsize=None)(self._score)
+
+    def line_through(self, grid, col: int, row: int) -> bool:
+        stone = grid[col][row]
+        for dcol, drow in ((1, 0), (0, 1), (1, 1), (1, -1)):
+            run = 1
+            for sign in (1, -1):
+                x, y = col + sign * dcol, row + sign * drow
+                while 0 <= x < self.columns and 0 <= y < len(grid[x]) and grid[x][y] == stone:
+                    run += 1
+                    x, y = x + sign * dcol, y + sign * drow
+            if run >= self.c:
+                return True
+        return False
+
+    def _score(self, grid: tuple, n: int) -> int:
+        """Score for the side to move of a game that is not over."""
+        best = None
+        for col in range(self.columns):
+            if len(grid[col]) == self.rows:
+                continue
+            after = grid[:col] + (grid[col] + (n % 2,),) + grid[col + 1:]
+            if self.line_through(after, col, len(grid[col])):
+                value = self.stones + 1 - (n // 2 + 1)
+            elif n + 1 == self.max_moves:
+                value = 0
+            else:
+                value = -self.score(after, n + 1)
+            best = value if best is None else max(best, value)
+        return best
+
+    def grid_of(self, moves) -> tuple:
+        """The grid after 0-based `moves` (assumed legal, game not over)."""
+        grid = [[] for _ in range(self.columns)]
+        for i, col in enumerate(moves):
+            grid[col].append(i % 2)
+        return tuple(tuple(column) for column in grid)
+
+    def solve(self, moves) -> int:
+        return self.score(self.grid_of(moves), len(moves))
+
+    def reachable(self, moves=(), limit: int | None = None):
+        """Every move sequence's position whose game is not over, once each
+        (depth-first from `moves`), as move lists."""
+        seen = set()
+        stack = [list(moves)]
+        while stack:
+            moves = stack.pop()
+            grid = self.grid_of(moves)
+            if grid in seen:
+                continue
+            seen.add(grid)
+            yield moves
+            if limit is not None and len(seen) >= limit:
+                return
+            if len(moves) + 1 >= self.max_moves:
+                continue
+            for col in range(self.columns):
+                if len(grid[col]) < self.rows:
+                    after = grid[:col] + (grid[col] + (len(moves) % 2,),) + grid[col + 1:]
+                    if not self.line_through(after, col, len(grid[col])):
+                        stack.append(moves + [col])

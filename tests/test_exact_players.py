@@ -1,0 +1,73 @@
+"""minimax and alphabeta: the same exact values (one without pruning, one
+with), the same moves, moves that keep the game's value, and --verbose."""
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from clinea.core import Board
+from clinea.core.minimax import minimax_analyze, minimax_value
+from clinea.core.solver import Solver
+from clinea.players.alphabeta_player import AlphabetaBot
+from clinea.players.minimax_player import MinimaxBot
+from exact_reference import ReferenceSolver
+from test_solver import pons_lines, sign
+
+PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
+
+
+@pytest.mark.parametrize("game, limit", [
+    ((4, 4, 3, 4), None),
+    ((3, 4, 3, None), None),
+    ((4, 4, 3, None), None),
+    ((5, 4, 4, 5), 3000),
+])
+def test_minimax_and_alphabeta_agree_with_the_reference(game, limit):
+    reference = ReferenceSolver(*game)
+    minimax, alphabeta = MinimaxBot(), AlphabetaBot(14)
+    solver = Solver(14)
+    for moves in reference.reachable(limit=limit):
+        board = Board.from_moves(moves, *game)
+        value, nodes = minimax_value(board)
+        assert value == sign(reference.solve(moves)), moves
+        assert solver.solve(board, weak=True) == value, moves
+        values, _ = minimax_analyze(board)
+        assert values == alphabeta.solver.analyze(board, weak=True), moves
+        col = minimax.choose(board)
+        assert alphabeta.choose(board) == col, moves
+        assert values[col] == value
+        assert board.moves() == moves  # the caller's board is left as it was
+
+
+def test_finished_positions():
+    won = Board.from_moves([0, 1, 0, 1, 0], 4, 4, 3)
+    assert minimax_value(won)[0] == -1
+    assert minimax_analyze(won)[0] == [None] * 4
+    assert minimax_value(Board.from_moves([0, 1], 4, 4, 3, 1))[0] == 0
+
+
+def test_exact_players_keep_the_sign_of_standard_positions():
+    minimax, alphabeta = MinimaxBot(), AlphabetaBot(18)
+    solver = Solver(18)
+    checked = 0
+    for moves, score in pons_lines("Test_L3_R1")[:300]:
+        board = Board.from_string(moves)
+        col = alphabeta.choose(board)
+        if board.is_winning_move(col):
+            assert score > 0
+        else:
+            board.play(col)
+            assert sign(-solver.solve(board)) == sign(score), moves
+            board.undo()
+        if board.moves_played >= 36:  # few enough moves left for full-width minimax
+            assert minimax.choose(board) == col
+            checked += 1
+    assert checked >= 10
+
+
+@pytest.mark.parametrize("name", ["minimax", "alphabeta"])
+def test_verbose_reports_nodes_on_stderr(name):
+    result = subprocess.run([str(PLAYERS_DIR / name), "--verbose"], input="azul rojo\n4 4 3 4\nvos\nsalir\n",
+                            capture_output=True, text=True, timeout=60)
+    assert result.stdout.splitlines()[0] in {"0", "1", "2", "3"}
+    assert "nodes" in result.stderr and name in result.stderr

@@ -1,0 +1,223 @@
+"""The exact solver against the standard 7x6 files and against a plain
+exhaustive Python negamax on small boards, both search paths, the budget,
+and `clinea solve` as a process."""
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clinea.core import Board
+from clinea.core.solver import Solver
+from exact_reference import ReferenceSolver
+
+
+def pons_dir() -> Path:
+    """CLINEA_PONS_DIR, else shared/data/pons beside the repository (CI's
+    layout), else beside any folder above it (a git worktree's layout)."""
+    if os.environ.get("CLINEA_PONS_DIR"):
+        return Path(os.environ["CLINEA_PONS_DIR"])
+    for parent in Path(__file__).resolve().parents[2:]:
+        if (parent / "shared/data/pons").is_dir():
+            return parent / "shared/data/pons"
+    return Path(__file__).resolve().parents[2] / "shared/data/pons"
+
+
+def pons_lines(name: str) -> list[tuple[str, int]]:
+    path = pons_dir() / name
+    if not path.exists():
+        pytest.skip(f"{path} not found: set CLINEA_PONS_DIR")
+    return [(moves, int(score)) for moves, score in (line.split() for line in path.read_text().splitlines() if line)]
+
+
+@pytest.fixture(scope="module")
+def solver():
+    # one table for the module, as users are told to do: also checks that
+    # what one position leaves in the table never corrupts the next
+    return Solver(20)
+
+
+def sign(x: int) -> int:
+    return (x > 0) - (x < 0)
+
+
+@pytest.mark.parametrize("name, take", [
+    ("Test_L3_R1", slice(0, 100)),
+    ("Test_L2_R1", slice(0, 100)),
+    ("Test_L2_R2", slice(0, 1000, 50)),
+    ("Test_L1_R1", slice(0, 1000, 25)),
+])
+def test_standard_positions_match_exactly(solver, name, take):
+    for moves, expected in pons_lines(name)[take]:
+        board = Board.from_string(moves)
+        assert solver.solve(board) == expected, moves
+        assert solver.solve(board, weak=True) == sign(expected), moves
+
+
+def test_analyze_agrees_with_solve_on_standard_positions(solver):
+    for moves, expected in pons_lines("Test_L2_R1")[100:130]:
+        board = Board.from_string(moves)
+        scores = solver.analyze(board)
+        assert max(s for s in scores if s is not None) == expected, moves
+        assert [s is None for s in scores] == [not board.can_play(col) for col in range(7)]
+        best = solver.best_move(board)
+        assert scores[best] == expected
+        board.play(best)
+        assert -solver.solve(board) == expected  # the best move keeps the value
+
+
+# Small games, every reachable position (or a prefix of the depth-first
+# enumeration where the whole would be too slow for CI).
+# (game, opening, positions): every position reachable after the opening, or
+# the first ones of the depth-first enumeration where all would be too slow
+# for the Python reference on CI.
+SMALL_GAMES = [
+    ((4, 4, 3, None), [], None),
+    ((4, 4, 3, 4), [], None),
+    ((5, 4, 4, 6), [], None),
+    ((4, 5, 3, 5), [], None),
+    ((5, 4, 4, None), [2, 2, 1, 3, 0, 4], 3000),
+    ((5, 5, 4, 7), [2, 1, 3, 2], 3000),
+]
+
+
+@pytest.mark.parametrize("game, opening, limit", SMALL_GAMES)
+def test_small_boards_match_the_reference(game, opening, limit):
+    reference = ReferenceSolver(*game)
+    solver = Solver(16)
+    checked = 0
+    for moves in reference.reachable(opening, limit=limit):
+        board = Board.from_moves(moves, *game)
+        expected = reference.solve(moves)
+        assert solver.solve(board) == expected, moves
+        assert solver.solve(board, weak=True) == sign(expected), moves
+        checked += 1
+    assert checked >= min(limit or 1000, 1000)
+
+
+@pytest.mark.parametrize("game, left", [((5, 4, 4, None), 11), ((5, 5, 4, 8), 10), ((6, 5, 4, 9), 8),
+                                        ((7, 6, 4, 7), 7)])
+def test_random_deep_positions_match_the_reference(game, left):
+    # positions the enumeration above does not reach: random games stopped
+    # late enough for the Python reference to finish
+    rng = random.Random(sum(filter(None, game)))
+    reference = ReferenceSolver(*game)
+    solver = Solver(16)
+    columns, rows, c, p = game
+    max_moves = Board(*game).max_moves
+    for _ in range(40):
+        board = Board(*game)
+        stop = rng.randrange(max(0, max_moves - left), max_moves)
+        while board.moves_played < stop and not board.is_over():
+            board.play(rng.choice(board.legal_columns()))
+        if board.is_over():
+            continue
+        assert solver.solve(board) == reference.solve(board.moves()), board.moves()
+
+
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 4, 4, 6)])
+def test_generic_path_matches_bitboard_path(game):
+    bitboard, generic = Solver(16), Solver(16, force_generic=True)
+    reference = ReferenceSolver(*game)
+    for moves in reference.reachable(limit=3000):
+        board = Board.from_moves(moves, *game)
+        assert generic.solve(board) == bitboard.solve(board), moves
+        assert generic.analyze(board, weak=True) == bitboard.analyze(board, weak=True), moves
+
+
+@pytest.mark.parametrize("game, left", [((8, 8, 3, 5), 6), ((9, 7, 4, 6), 6), ((13, 5, 3, 5), 5)])
+def test_generic_boards_match_the_reference(game, left):
+    assert not Board(*game).is_bitboard
+    rng = random.Random(7)
+    reference = ReferenceSolver(*game)
+    solver = Solver(16)
+    max_moves = Board(*game).max_moves
+    for _ in range(25):
+        board = Board(*game)
+        stop = rng.randrange(max_moves - left, max_moves)
+        while board.moves_played < stop and not board.is_over():
+            board.play(rng.choice(board.legal_columns()))
+        if board.is_over():
+            continue
+        assert solver.solve(board) == reference.solve(board.moves()), board.moves()
+
+
+def test_finished_games_score_as_the_loss_or_draw_they_are():
+    solver = Solver(10)
+    won = Board.from_string("1212121")  # the first player's 4th stone wins
+    assert solver.solve(won) == -(22 - 4)
+    assert solver.solve(won, weak=True) == -1
+    assert solver.analyze(won) == [None] * 7 and solver.best_move(won) is None
+    drawn = Board.from_moves([0, 1], 7, 6, 4, 1)
+    assert solver.solve(drawn) == 0
+
+
+def test_budget_aborts_and_leaves_the_table_sound():
+    moves, expected = pons_lines("Test_L1_R2")[0]
+    board = Board.from_string(moves)
+    solver = Solver(18)
+    assert solver.solve(board, max_nodes=500) is None
+    assert solver.nodes <= 501
+    assert solver.analyze(board, max_nodes=500) is None
+    assert solver.best_move(board, max_nodes=500) is None
+    assert solver.solve(board, time_limit=1e-9) is None
+    assert solver.moves_unchanged if False else board.to_string() == moves  # the board is the caller's, untouched
+    assert solver.solve(board) == expected
+
+
+def test_bad_arguments_name_the_range():
+    with pytest.raises(ValueError, match="8..30"):
+        Solver(40)
+    with pytest.raises(ValueError, match="max_nodes"):
+        Solver(10).solve(Board(), max_nodes=-1)
+
+
+def run_cli(args, stdin):
+    return subprocess.run([sys.executable, "-m", "clinea", "solve", *args], input=stdin,
+                          capture_output=True, text=True, timeout=120)
+
+
+def test_cli_reproduces_a_standard_file():
+    lines = [f"{moves} {score}" for moves, score in pons_lines("Test_L3_R1")[:50]]
+    result = run_cli([], "\n".join(lines) + "\n")
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == lines
+
+
+def test_cli_reports_bad_lines_and_goes_on():
+    moves, score = pons_lines("Test_L3_R1")[0]
+    stdin = f"{moves}\n8\n1111111\n44x\n\n1212121 3\n{moves} extra words\n"
+    result = run_cli(["--nodes", "--time"], stdin)
+    assert result.returncode == 1
+    out = result.stdout.splitlines()
+    assert [line.split()[:2] for line in out] == [[moves, str(score)], ["1212121", "-18"], [moves, str(score)]]
+    assert all(len(line.split()) == 4 and int(line.split()[2]) >= 0 for line in out)
+    errors = result.stderr.splitlines()
+    assert len(errors) == 3
+    assert "line 2" in errors[0] and "column 8" in errors[0] and "1..7" in errors[0]
+    assert "line 3" in errors[1] and "column 1 is full" in errors[1]
+    assert "line 4" in errors[2] and "'x'" in errors[2]
+
+
+def test_cli_analyze_weak_and_other_games():
+    reference = ReferenceSolver(10, 4, 3, 4)
+    result = run_cli(["--columns", "10", "--rows", "4", "--c", "3", "--p", "4", "--analyze"], "1,10,2\n")
+    assert result.returncode == 0, result.stderr
+    start = [0, 9, 1]
+    expected = []
+    for col in range(10):
+        board = Board.from_moves(start, 10, 4, 3, 4)
+        if board.is_winning_move(col):
+            expected.append(reference.stones - 1)
+        else:
+            expected.append(-reference.solve(start + [col]))
+    assert result.stdout.split() == ["1,10,2", *map(str, expected)]
+    weak = run_cli(["--weak"], "444444\n")
+    assert weak.stdout.split()[1] in {"-1", "0", "1"}
+
+
+def test_cli_help_has_an_example():
+    result = run_cli(["--help"], "")
+    assert result.returncode == 0 and "example" in result.stdout

@@ -6,12 +6,12 @@ starts) and prints the median and maximum milliseconds per move of the player
 (random's moves are not timed). Players are built from their own default
 options plus OPTIONS below: strong gets --time-per-move 0.2 here. Each
 (player, board) runs in a child process with a time limit, so a player that
-cannot finish a move on a board (an exhaustive one on 20x20) shows as
-"timeout" instead of stalling the benchmark.
+cannot finish a move on a board (an exact one on 7x6) is stopped after
+--timeout seconds: the moves it finished are reported, or "no move".
 """
 import argparse
 import multiprocessing
-import random
+import queue as queue_module
 import statistics
 import time
 
@@ -28,8 +28,9 @@ OPTIONS: dict[str, list[str]] = {
 }
 
 
-def time_moves(name: str, columns: int, rows: int, c: int, games: int, seed: int) -> list[float]:
-    """Seconds per move of player `name` over `games` games against random."""
+def time_moves(name: str, columns: int, rows: int, c: int, games: int, seed: int, report=None) -> list[float]:
+    """Seconds per move of player `name` over `games` games against random;
+    `report(seconds)` is called after each of its moves."""
     bot_class = load(name)
     bot = bot_class.from_args(build_parser(bot_class, name).parse_args(OPTIONS.get(name, [])))
     times = []
@@ -44,6 +45,8 @@ def time_moves(name: str, columns: int, rows: int, c: int, games: int, seed: int
                 start = time.perf_counter()
                 col = bot.choose(board)
                 times.append(time.perf_counter() - start)
+                if report:
+                    report(times[-1])
             else:
                 col = opponent.choose(board)
             board.play(col)
@@ -51,7 +54,35 @@ def time_moves(name: str, columns: int, rows: int, c: int, games: int, seed: int
 
 
 def _child(queue, *args):
-    queue.put(time_moves(*args))
+    time_moves(*args, report=queue.put)
+    queue.put(None)
+
+
+def measure(name: str, columns: int, rows: int, c: int, games: int, seed: int,
+            timeout: float) -> tuple[list[float], bool]:
+    """Move times from a child process, and whether it ran out of `timeout`
+    seconds (then the moves it finished are kept and the child is stopped)."""
+    queue = multiprocessing.Queue()
+    child = multiprocessing.Process(target=_child, args=(queue, name, columns, rows, c, games, seed))
+    child.start()
+    deadline = time.monotonic() + timeout
+    times = []
+    timed_out = False
+    try:
+        while True:
+            try:
+                item = queue.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue_module.Empty:
+                timed_out = True
+                break
+            if item is None:
+                break
+            times.append(item)
+    finally:
+        if timed_out:
+            child.terminate()
+        child.join()
+    return times, timed_out
 
 
 def main() -> None:
@@ -60,7 +91,8 @@ def main() -> None:
         epilog="example:\n  python benchmarks/players.py --games 4 --players strong evaluator")
     parser.add_argument("--games", type=int, default=4, help="games per player and board (default 4)")
     parser.add_argument("--players", nargs="*", default=sorted(PLAYERS), help="default: every registered player")
-    parser.add_argument("--timeout", type=float, default=300, help="seconds per player and board (default 300)")
+    parser.add_argument("--timeout", type=float, default=30,
+                        help="seconds per player and board (default 30): exact players cannot finish these boards")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(f"time per move against random, {args.games} games per board; "
@@ -68,21 +100,13 @@ def main() -> None:
     print(f"{'player':18} {'board':10} {'moves':>6} {'median ms':>10} {'max ms':>10}")
     for name in args.players:
         for label, columns, rows, c in BOARDS:
-            queue = multiprocessing.Queue()
-            child = multiprocessing.Process(target=_child, args=(queue, name, columns, rows, c,
-                                                                 args.games, args.seed))
-            child.start()
-            try:
-                times = queue.get(timeout=args.timeout)
-            except Exception:
-                child.terminate()
-                print(f"{name:18} {label:10} {'timeout':>6}")
+            times, timed_out = measure(name, columns, rows, c, args.games, args.seed, args.timeout)
+            note = f"  (stopped after {args.timeout:g} s)" if timed_out else ""
+            if not times:
+                print(f"{name:18} {label:10} {'no move within ' + format(args.timeout, 'g') + ' s':>38}")
                 continue
-            finally:
-                child.join()
             print(f"{name:18} {label:10} {len(times):6d} {1000 * statistics.median(times):10.3f} "
-                  f"{1000 * max(times):10.3f}", flush=True)
-
+                  f"{1000 * max(times):10.3f}{note}", flush=True)
 
 if __name__ == "__main__":
     main()

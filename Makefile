@@ -15,8 +15,12 @@ $(VENV)/bin/activate:
 install: $(VENV)/bin/activate
 	$(PIP) install --no-build-isolation ".[test]"
 
+# The main job: our strongest player against random, 100 judged games on 7x6,
+# colours and first move alternating, with the tally and Elo at the end.
 run: install
-	$(VENV)/bin/clinea match --games 100 --columns 7 --rows 6 --c 4
+	$(VENV)/bin/clinea judge --player strong="players/strong --time-per-move 0.2" \
+		--player random=players/random --iterations 100 --columns 7 --rows 6 --c 4 --p 21 \
+		--concurrency 2 --seed 1
 
 test: install
 	$(PY) -m pytest -q

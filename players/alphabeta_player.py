@@ -16,16 +16,7 @@ from clinea.core import Board
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver, best_column
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
-
-
-def _tt_argument(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--tt-log2 {text!r} is not an integer (allowed 8..30)") from None
-    if not 8 <= value <= 30:
-        raise argparse.ArgumentTypeError(f"--tt-log2 {value} is out of range: allowed 8..30")
-    return value
+from clinea.players.options import bounded_int
 
 
 class AlphabetaBot(Bot):
@@ -47,7 +38,7 @@ class AlphabetaBot(Bot):
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--tt-log2", type=_tt_argument, default=DEFAULT_TT_LOG2,
+        parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=DEFAULT_TT_LOG2,
                             help=f"transposition table of 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
         parser.epilog = (parser.epilog or "") + "\nexample:\n  players/alphabeta --verbose --tt-log2 20"
 

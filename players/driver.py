@@ -142,8 +142,13 @@ def build_parser(bot_class: type[Bot], program: str) -> argparse.ArgumentParser:
 def main_for(bot_class: type[Bot], argv: list[str] | None = None, program: str | None = None) -> int:
     """Entry point of a player program: options, then the protocol on stdin/stdout."""
     program = program or f"clinea-{bot_class.name}"
-    args = build_parser(bot_class, program).parse_args(argv)
-    return _start(bot_class.from_args(args), args, program)
+    parser = build_parser(bot_class, program)
+    args = parser.parse_args(argv)
+    try:
+        bot = bot_class.from_args(args)
+    except ValueError as error:  # options that are fine alone but not together, or out of range
+        parser.error(str(error))
+    return _start(bot, args, program)
 
 
 def run(choose: Callable[[Board], int] | Bot, argv: list[str] | None = None) -> int:

@@ -46,10 +46,7 @@ class EvaluatorBot(Bot):
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "EvaluatorBot":
-        try:
-            return cls(args.depth, args.weights)
-        except ValueError as error:
-            sys.exit(f"clinea-evaluator: {error}")
+        return cls(args.depth, args.weights)
 
 
 def main(argv: list[str] | None = None) -> int:

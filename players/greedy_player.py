@@ -8,7 +8,6 @@ clinea.core.features, file format in clinea.players.weights).
 from __future__ import annotations
 
 import argparse
-import sys
 
 from clinea.core import Board
 from clinea.core.features import feature_names
@@ -30,11 +29,6 @@ def _weights_file_argument(path: str) -> Weights:
         return Weights.load(path)
     except ValueError as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-
-
-def _usage_error(message: str) -> SystemExit:
-    sys.stderr.write(f"greedy: error: {message}\n")
-    return SystemExit(2)
 
 
 class GreedyBot(Bot):
@@ -74,14 +68,11 @@ class GreedyBot(Bot):
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "GreedyBot":
         if args.weights and args.weights_file:
-            raise _usage_error("give the weights either as numbers or with --weights FILE, not both")
+            raise ValueError("give the weights either as numbers or with --weights FILE, not both")
         if args.weights_file:
             return cls(args.weights_file)
         if args.weights:
-            try:
-                return cls(Weights.from_flat(args.weights, {"made_by": "command line"}))
-            except ValueError as error:
-                raise _usage_error(str(error)) from None
+            return cls(Weights.from_flat(args.weights, {"made_by": "command line"}))
         return cls()
 
 

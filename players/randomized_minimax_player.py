@@ -14,28 +14,9 @@ from clinea.core import Board
 from clinea.core.lookahead import RandomizedMinimax
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
+from clinea.players.options import bounded_int
 
 MAX_DEPTH = 64
-
-
-def _depth_argument(text: str) -> int:
-    try:
-        depth = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--depth {text!r} is not an integer (allowed 1..{MAX_DEPTH})") from None
-    if not 1 <= depth <= MAX_DEPTH:
-        raise argparse.ArgumentTypeError(f"--depth {depth} is out of range: allowed 1..{MAX_DEPTH}")
-    return depth
-
-
-def _seed_argument(text: str) -> int:
-    try:
-        seed = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--seed {text!r} is not an integer (allowed 0..2**64-1)") from None
-    if not 0 <= seed < 2 ** 64:
-        raise argparse.ArgumentTypeError(f"--seed {seed} is out of range: allowed 0..2**64-1")
-    return seed
 
 
 class RandomizedMinimaxBot(Bot):
@@ -62,9 +43,9 @@ class RandomizedMinimaxBot(Bot):
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--depth", type=_depth_argument, default=4,
+        parser.add_argument("--depth", type=bounded_int("--depth", 1, MAX_DEPTH), default=4,
                             help=f"plies to look ahead, 1..{MAX_DEPTH} (default 4)")
-        parser.add_argument("--seed", type=_seed_argument, default=None,
+        parser.add_argument("--seed", type=bounded_int("--seed", 0, 2 ** 64 - 1, "2**64-1"), default=None,
                             help="random seed, for repeatable games (default: from the system)")
         parser.epilog = (parser.epilog or "") + "\nexample:\n  players/randomized_minimax --depth 4 --seed 7"
 

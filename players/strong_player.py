@@ -110,10 +110,7 @@ class StrongBot(Bot):
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "StrongBot":
-        try:
-            return cls(args.time_per_move, args.weights, args.tt_log2, not args.no_solve)
-        except ValueError as error:
-            sys.exit(f"clinea-strong: {error}")
+        return cls(args.time_per_move, args.weights, args.tt_log2, not args.no_solve)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -3,7 +3,6 @@ malformed or out-of-turn line (property-based)."""
 import io
 import random
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

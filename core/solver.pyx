@@ -49,12 +49,36 @@ A budget (``max_nodes``, ``time_limit``) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from clinea.core.bitboard cimport popcount
 from clinea.core.board cimport Board
+
+cdef extern from *:
+    """
+    #include <stdlib.h>
+    #include <string.h>
+    #ifdef __linux__
+    #include <sys/mman.h>
+    #endif
+    /* The table is probed at random: with 4 KB pages nearly every probe
+       also misses the TLB. 2 MB alignment lets Linux back it with huge
+       pages (transparent huge pages in "madvise" mode need the hint). */
+    static void* clinea_table_alloc(size_t bytes) {
+        void* p = NULL;
+        size_t align = (size_t)2 << 20;
+        if (bytes < align) align = 64;
+        if (posix_memalign(&p, align, bytes) != 0) return NULL;
+    #if defined(__linux__) && defined(MADV_HUGEPAGE)
+        madvise(p, bytes, MADV_HUGEPAGE);
+    #endif
+        memset(p, 0, bytes);  /* touch every page now, not one fault per new slot later */
+        return p;
+    }
+    """
+    void* clinea_table_alloc(size_t bytes) nogil
+    void __builtin_prefetch(const void* address) nogil
 
 DEFAULT_TT_LOG2 = 23
 """Default table: 2**23 entries of 8 bytes (64 MB), allocated on first use."""
@@ -98,6 +122,14 @@ cdef inline int lower_bound(const Search* s, int n, int first_chance) noexcept n
     return 0
 
 
+cdef inline int popcount(uint64_t x) noexcept nogil:
+    # SWAR: without -mpopcnt (never -march=native) the builtin is a libgcc call
+    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    x = (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
+    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F
+    return <int>((x * <uint64_t>0x0101010101010101) >> 56)
+
+
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     # A bijection (xor-shifts and odd multipliers invert), so the slot plus the
     # stored high bits identify the key exactly on the bitboard path.
@@ -117,6 +149,10 @@ cdef inline int tt_get(const Search* s, uint64_t key) noexcept nogil:
     if (e >> 8) == (h >> s.tt_log2):
         return <int>(e & 0xFF)
     return 0
+
+
+cdef inline void tt_prefetch(const Search* s, uint64_t key) noexcept nogil:
+    __builtin_prefetch(&s.table[mix(key) & s.tt_index_mask])
 
 
 cdef inline void tt_put(Search* s, uint64_t key, int code) noexcept nogil:
@@ -247,6 +283,8 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     for i in range(s.columns):
         m = nonlosing & s.column_mask[s.order[i]]
         if m:
+            # the child's probe is a cache miss: start it while we sort
+            tt_prefetch(s, (cur ^ mask) + (mask | m))
             score = popcount(winning_cells(s, cur | m, mask | m))
             j = count
             while j > 0 and scores[j - 1] < score:
@@ -452,12 +490,9 @@ cdef class Solver:
         if time_limit < 0:
             raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
         if s.table == NULL:
-            s.table = <uint64_t*>malloc(sizeof(uint64_t) << s.tt_log2)
+            s.table = <uint64_t*>clinea_table_alloc(sizeof(uint64_t) << s.tt_log2)
             if s.table == NULL:
                 raise MemoryError(f"transposition table of 2**{s.tt_log2} entries")
-            # Touch every page now: with lazily mapped (calloc'ed) pages each
-            # new slot costs a page fault, which dominated short solves.
-            memset(s.table, 0, sizeof(uint64_t) << s.tt_log2)
         geometry = board.geometry()
         if geometry != self.geometry_:
             # same keys mean other positions (or other values) in another game

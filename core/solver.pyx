@@ -160,6 +160,50 @@ cdef inline void tt_put(Search* s, uint64_t key, int code) noexcept nogil:
     s.table[h & s.tt_index_mask] = ((h >> s.tt_log2) << 8) | <uint64_t>code
 
 
+cdef enum:
+    OPEN = -1000   # narrow_window: the window is still open, search on
+
+
+cdef inline int narrow_window(const Search* s, uint64_t key, int lo, int hi,
+                              int* alpha, int* beta) noexcept nogil:
+    """Tightens [alpha, beta] with the node's bounds lo..hi and its table
+    entry; returns the node's value when that closes the window, else OPEN."""
+    cdef int code, v
+    if alpha[0] < lo:
+        alpha[0] = lo
+        if alpha[0] >= beta[0]:
+            return alpha[0]
+    code = tt_get(s, key)
+    if code >= 128:
+        v = code - 192
+        if alpha[0] < v:
+            alpha[0] = v
+            if alpha[0] >= beta[0]:
+                return alpha[0]
+    elif code:
+        v = code - 64
+        if beta[0] > v:
+            beta[0] = v
+            if alpha[0] >= beta[0]:
+                return beta[0]
+    if beta[0] > hi:
+        beta[0] = hi
+        if alpha[0] >= beta[0]:
+            return beta[0]
+    return OPEN
+
+
+cdef inline int probe_score(int lo, int hi) noexcept nogil:
+    """The next null window of the bisection on [lo, hi], biased towards 0,
+    where most scores lie (short wins and draws are found first)."""
+    cdef int med = lo + (hi - lo) / 2
+    if med <= 0 and lo / 2 < med:
+        med = lo / 2
+    elif med >= 0 and hi / 2 > med:
+        med = hi / 2
+    return med
+
+
 cdef inline bint over_budget(Search* s) noexcept nogil:
     s.nodes += 1
     if s.max_nodes and s.nodes > s.max_nodes:
@@ -234,7 +278,7 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     """Negamax on bitboards. Precondition: the game is not over and the side
     to move (stones `cur`) cannot win with its next stone."""
     cdef uint64_t possible, opp_win, forced, nonlosing, m, key
-    cdef int lo, hi, code, v, i, j, count, score
+    cdef int code, v, i, j, count, score
     cdef uint64_t moves[64]
     cdef int scores[64]
     if over_budget(s):
@@ -253,31 +297,10 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         return lose_now(s, n)
     if n + 2 >= s.max_moves:
         return 0  # the opponent's last stone cannot win either
-    lo = lower_bound(s, n, 2)
-    if alpha < lo:
-        alpha = lo
-        if alpha >= beta:
-            return alpha
     key = cur + mask
-    code = tt_get(s, key)
-    if code:
-        if code >= 128:
-            v = code - 192
-            if alpha < v:
-                alpha = v
-                if alpha >= beta:
-                    return alpha
-        else:
-            v = code - 64
-            if beta > v:
-                beta = v
-                if alpha >= beta:
-                    return beta
-    hi = upper_bound(s, n)
-    if beta > hi:
-        beta = hi
-        if alpha >= beta:
-            return beta
+    v = narrow_window(s, key, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
+    if v != OPEN:
+        return v
     # Order: most new threats first; a stable insertion keeps centre-first on ties.
     count = 0
     for i in range(s.columns):
@@ -330,12 +353,7 @@ cdef int bb_solve(Search* s, uint64_t cur, uint64_t mask, int n, bint weak) noex
         lo = -1 if lo < -1 else lo
         hi = 1 if hi > 1 else hi
     while lo < hi:
-        med = lo + (hi - lo) / 2
-        # probe near 0 first: most positions are decided by a short win or a draw
-        if med <= 0 and lo / 2 < med:
-            med = lo / 2
-        elif med >= 0 and hi / 2 > med:
-            med = hi / 2
+        med = probe_score(lo, hi)
         r = bb_negamax(s, cur, mask, n, med, med + 1)
         if s.aborted:
             return 0
@@ -353,7 +371,7 @@ cdef int bb_solve(Search* s, uint64_t cur, uint64_t mask, int n, bint weak) noex
 cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
     """Negamax over the Board's C API. Precondition: the game is not over."""
     cdef int n = b.moves_played
-    cdef int i, col, lo, hi, code, v
+    cdef int i, col, v
     cdef uint64_t key
     if over_budget(s):
         return 0
@@ -363,31 +381,10 @@ cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
             return win_now(s, n)
     if n + 1 >= s.max_moves:
         return 0
-    lo = lower_bound(s, n, 1)
-    if alpha < lo:
-        alpha = lo
-        if alpha >= beta:
-            return alpha
     key = b.c_key()
-    code = tt_get(s, key)
-    if code:
-        if code >= 128:
-            v = code - 192
-            if alpha < v:
-                alpha = v
-                if alpha >= beta:
-                    return alpha
-        else:
-            v = code - 64
-            if beta > v:
-                beta = v
-                if alpha >= beta:
-                    return beta
-    hi = upper_bound(s, n)
-    if beta > hi:
-        beta = hi
-        if alpha >= beta:
-            return beta
+    v = narrow_window(s, key, lower_bound(s, n, 1), upper_bound(s, n), &alpha, &beta)
+    if v != OPEN:
+        return v
     for i in range(s.columns):
         col = s.order[i]
         if not b.c_can_play(col):
@@ -415,11 +412,7 @@ cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
         lo = -1 if lo < -1 else lo
         hi = 1 if hi > 1 else hi
     while lo < hi:
-        med = lo + (hi - lo) / 2
-        if med <= 0 and lo / 2 < med:
-            med = lo / 2
-        elif med >= 0 and hi / 2 > med:
-            med = hi / 2
+        med = probe_score(lo, hi)
         r = gen_negamax(s, b, med, med + 1)
         if s.aborted:
             return 0

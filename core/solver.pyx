@@ -317,14 +317,6 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
             moves[j] = m
             scores[j] = score
             count += 1
-    # Enhanced transposition cutoff: a child already known to be bad enough
-    # for the opponent (its upper bound) refutes this node without a search;
-    # the probes were prefetched above.
-    for i in range(count):
-        code = tt_get(s, (cur ^ mask) + (mask | moves[i]))
-        if 0 < code < 128 and 64 - code >= beta:
-            tt_put(s, key, 64 - code + 192)
-            return 64 - code
     for i in range(count):
         m = moves[i]
         v = -bb_negamax(s, cur ^ mask, mask | m, n + 1, -beta, -alpha)

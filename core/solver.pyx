@@ -278,7 +278,7 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     """Negamax on bitboards. Precondition: the game is not over and the side
     to move (stones `cur`) cannot win with its next stone."""
     cdef uint64_t possible, opp_win, forced, nonlosing, m, key
-    cdef int code, v, i, j, count, score
+    cdef int v, i, j, count, score
     cdef uint64_t moves[64]
     cdef int scores[64]
     if over_budget(s):

@@ -301,9 +301,14 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     v = narrow_window(s, key, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
     if v != OPEN:
         return v
-    # Order: most new threats first; a stable insertion keeps centre-first on ties.
+    # Order: most new threats first; a stable insertion keeps centre-first on
+    # ties. A forced move needs no scoring.
     count = 0
-    for i in range(s.columns):
+    if nonlosing & (nonlosing - 1) == 0:
+        tt_prefetch(s, (cur ^ mask) + (mask | nonlosing))
+        moves[0] = nonlosing
+        count = 1
+    for i in range(s.columns if count == 0 else 0):
         m = nonlosing & s.column_mask[s.order[i]]
         if m:
             # the child's probe is a cache miss: start it while we sort

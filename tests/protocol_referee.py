@@ -60,7 +60,43 @@ class GameSpec:
     rows: int
     c: int
     p: int
-    player_first: bool
+    player_first: bool  # with an opening: the player moves first after it
+    moves_left: int | None = None  # start from a random opening leaving this many moves
+
+
+def random_opening(spec: GameSpec, rng: random.Random) -> list[int]:
+    """Random plies that leave the game open with `spec.moves_left` moves to go
+    (sent as `vos|el PLY...`, our judge's opening extension)."""
+    max_moves = min(2 * spec.p, spec.columns * spec.rows)
+    plies = max(0, max_moves - spec.moves_left) if spec.moves_left is not None else 0
+    while True:
+        game = ReferenceGame(spec.columns, spec.rows, spec.c, spec.p)
+        opening = []
+        while len(opening) < plies and not game.over():
+            # random plies would end a long opening by chance: skip winning ones
+            quiet = [col for col in game.legal() if not _completes_line(game, col)]
+            if not quiet:
+                break
+            opening.append(rng.choice(quiet))
+            game.play(opening[-1])
+        if len(opening) == plies and not game.over():
+            return opening
+
+
+def _completes_line(game: ReferenceGame, col: int) -> bool:
+    """Whether the side to move makes c in a row by playing `col`."""
+    row = game.grid[col].index(0)
+    stone = game.moves % 2 + 1
+    for dcol, drow in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        run = 1
+        for sign in (1, -1):
+            x, y = col + sign * dcol, row + sign * drow
+            while 0 <= x < game.columns and 0 <= y < game.rows and game.grid[x][y] == stone:
+                run += 1
+                x, y = x + sign * dcol, y + sign * drow
+        if run >= game.c:
+            return True
+    return False
 
 
 @dataclass
@@ -82,9 +118,13 @@ def play_match(argv: list[str], games: list[GameSpec], seed: int = 0) -> MatchRe
             colours = ("azul", "rojo") if number % 2 == 0 else ("rojo", "azul")
             player.send(" ".join(colours))
             player.send(f"{spec.columns} {spec.rows} {spec.c} {spec.p}")
-            player.send("vos" if spec.player_first else "el")
+            opening = random_opening(spec, rng)
+            player.send(" ".join(["vos" if spec.player_first else "el", *map(str, opening)]))
             game = ReferenceGame(spec.columns, spec.rows, spec.c, spec.p)
-            me = 0 if spec.player_first else 1
+            for column in opening:
+                game.play(column)
+            # `me` counts from the empty board, like the players' own
+            me = game.moves % 2 if spec.player_first else 1 - game.moves % 2
             while not game.over():
                 if game.moves % 2 == me:
                     answer = player.receive()

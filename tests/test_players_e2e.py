@@ -11,21 +11,33 @@ from protocol_referee import GameSpec, play_match
 REPO = Path(__file__).resolve().parents[1]
 PLAYERS_DIR = REPO / "players"
 
-# Options that keep each player quick in the suite, and the boards it is
-# played on here (exhaustive searchers only get boards they can finish).
+# Options that keep each player quick in the suite.
 FAST_OPTIONS: dict[str, list[str]] = {
     "strong": ["--time-per-move", "0.05"],
     "evaluator": ["--depth", "2"],
 }
-SMALL_BOARDS_ONLY = {"minimax", "alphabeta"}
+# Exact searchers cannot finish an early 7x6 position in test time: they play
+# whole games on tiny boards, and every other board from a random opening
+# (our judge's extension) that leaves them this many moves.
+EXACT_MOVES_LEFT = {"minimax": 6, "alphabeta": 12}
 
 BOARDS = [(7, 6, 4, 21), (5, 4, 3, 10), (9, 8, 5, 36), (10, 9, 4, 45), (7, 6, 4, 5)]
 SMALL_BOARDS = [(3, 3, 3, 5), (4, 3, 3, 6), (4, 4, 3, 3)]
 
 
 def games_for(name):
-    boards = SMALL_BOARDS if name in SMALL_BOARDS_ONLY else BOARDS
-    return [GameSpec(*board, player_first) for board in boards for player_first in (True, False)]
+    if name in EXACT_MOVES_LEFT:
+        return ([GameSpec(*board, first) for board in SMALL_BOARDS for first in (True, False)]
+                + [GameSpec(*board, first, EXACT_MOVES_LEFT[name]) for board in BOARDS for first in (True, False)])
+    return [GameSpec(*board, player_first) for board in BOARDS for player_first in (True, False)]
+
+
+def test_openings_reach_every_player_as_the_judge_sends_them():
+    report = play_match([str(PLAYERS_DIR / "random")], [GameSpec(7, 6, 4, 21, True, 10),
+                                                         GameSpec(7, 6, 4, 21, False, 9)])
+    assert report.exit_code == 0
+    # the games went on from the openings: 32 and 33 plies, then at least one move
+    assert [game.moves > plies for game, plies in zip(report.games, (32, 33))] == [True, True]
 
 
 @pytest.mark.parametrize("name", sorted(PLAYERS))

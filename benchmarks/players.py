@@ -19,6 +19,7 @@ from clinea.core import Board
 from clinea.players.driver import build_parser
 from clinea.players.random_player import RandomBot
 from clinea.players.registry import PLAYERS, load
+from plots import time_curves
 
 BOARDS = [("7x6 c=4", 7, 6, 4), ("9x8 c=5", 9, 8, 5), ("20x20 c=5", 20, 20, 5)]
 
@@ -94,7 +95,9 @@ def main() -> None:
     parser.add_argument("--timeout", type=float, default=30,
                         help="seconds per player and board (default 30): exact players cannot finish these boards")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--plot", default="results/player-times.png", help="PNG of the time curves (default %(default)s)")
     args = parser.parse_args()
+    curves = {}
     print(f"time per move against random, {args.games} games per board; "
           f"options: {OPTIONS or 'defaults'}")
     print(f"{'player':18} {'board':10} {'moves':>6} {'median ms':>10} {'max ms':>10}")
@@ -107,6 +110,8 @@ def main() -> None:
                 continue
             print(f"{name:18} {label:10} {len(times):6d} {1000 * statistics.median(times):10.3f} "
                   f"{1000 * max(times):10.3f}{note}", flush=True)
+            curves[f"{name} {label}"] = times
+    time_curves(args.plot, curves, "time per move against random", "time per move")
 
 if __name__ == "__main__":
     main()

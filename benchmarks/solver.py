@@ -14,6 +14,7 @@ from pathlib import Path
 
 from clinea.core import Board
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
+from plots import time_curves
 
 FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
 
@@ -36,7 +37,9 @@ def main() -> None:
     parser.add_argument("--weak", action="store_true", help="win/draw/loss only (accuracy on the sign)")
     parser.add_argument("--reset", action="store_true", help="clear the table before every position")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2, help=f"table size (default {DEFAULT_TT_LOG2})")
+    parser.add_argument("--plot", default="results/solver-times.png", help="PNG of the time curves (default %(default)s)")
     args = parser.parse_args()
+    curves = {}
     print(f"exact solver, {'weak' if args.weak else 'strong'}, table 2**{args.tt_log2} entries"
           f"{', reset per position' if args.reset else ''}")
     print(f"{'file':11} {'positions':>9} {'accuracy':>8} {'mean time':>11} {'median':>10} "
@@ -66,6 +69,8 @@ def main() -> None:
         print(f"{name:11} {len(lines):9d} {right / len(lines):8.1%} {mean * 1e6:9.1f}us "
               f"{statistics.median(times) * 1e6:8.1f}us {statistics.fmean(nodes):12,.0f} "
               f"{1 / mean:9,.0f} {sum(nodes) / sum(times) / 1e6:8.2f}", flush=True)
+        curves[name] = times
+    time_curves(args.plot, curves, "exact solver on the standard 7x6 files", "time per position")
 
 
 if __name__ == "__main__":

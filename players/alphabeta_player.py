@@ -27,7 +27,6 @@ class AlphabetaBot(Bot):
     def __init__(self, tt_log2: int = DEFAULT_TT_LOG2):
         # one table for the whole process: positions recur between moves and games
         self.solver = Solver(tt_log2)
-        self.verbose = False
 
     def choose(self, board: Board) -> int:
         values = self.solver.analyze(board, weak=True)

@@ -22,9 +22,6 @@ class MinimaxBot(Bot):
 
     name = "minimax"
 
-    def __init__(self):
-        self.verbose = False
-
     def choose(self, board: Board) -> int:
         values, nodes = minimax_analyze(board)
         col = best_column(values)

@@ -28,7 +28,6 @@ class RandomizedMinimaxBot(Bot):
         if seed is None:
             seed = int.from_bytes(os.urandom(8), "little")
         self.core = RandomizedMinimax(depth, seed)
-        self.verbose = False
 
     def core_for(self, board: Board) -> RandomizedMinimax:
         """The Cython player (the same for every board)."""

@@ -59,9 +59,26 @@ def estimate(wins: int, losses: int, draws: int) -> Optional[Estimate]:
     if n == 0:
         return None
     s = (wins + draws / 2) / n
-    margin = Z95 * math.sqrt(score_variance(wins, losses, draws) / n)
-    return Estimate(n, s, elo_from_score(s), elo_from_score(max(0.0, s - margin)),
-                    elo_from_score(min(1.0, s + margin)), los(wins, losses))
+    variance = score_variance(wins, losses, draws)
+    if variance == 0:
+        # every game ended the same way: the normal interval would shrink to a
+        # point (100-0 would read [+inf, +inf]); Wilson's stays honest there
+        low, high = wilson_interval(s, n)
+    else:
+        margin = Z95 * math.sqrt(variance / n)
+        low, high = max(0.0, s - margin), min(1.0, s + margin)
+    return Estimate(n, s, elo_from_score(s), elo_from_score(low), elo_from_score(high), los(wins, losses))
+
+
+def wilson_interval(score: float, n: int) -> tuple[float, float]:
+    """95 % Wilson score interval of a proportion observed as `score` over n trials."""
+    z2 = Z95 * Z95
+    centre = (score + z2 / (2 * n)) / (1 + z2 / n)
+    half = Z95 * math.sqrt(score * (1 - score) / n + z2 / (4 * n * n)) / (1 + z2 / n)
+    # at the ends the bound is exactly the end; the formula only gets there up to rounding
+    low = 0.0 if score == 0 else max(0.0, centre - half)
+    high = 1.0 if score == 1 else min(1.0, centre + half)
+    return low, high
 
 
 @dataclass

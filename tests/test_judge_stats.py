@@ -97,3 +97,14 @@ def test_summary_tallies_a_hand_made_log():
     assert "a: +2 -1 =1 (2.5/4)" in text
     assert "forfeits : timeout 1" in text
     assert "time/move: mean 875.0 ms, max 2000.0 ms" in text
+
+
+def test_one_sided_results_keep_an_honest_interval():
+    """100-0 proves a large but finite lower bound; more games raise it."""
+    sweep = estimate(100, 0, 0)
+    assert sweep.elo == math.inf and sweep.high == math.inf
+    assert 300 < sweep.low < math.inf
+    assert estimate(10, 0, 0).low < sweep.low
+    assert estimate(0, 100, 0).high == pytest.approx(-sweep.low)
+    draws = estimate(0, 0, 40)
+    assert draws.elo == 0 and draws.low < 0 < draws.high and draws.low == pytest.approx(-draws.high)

@@ -303,18 +303,29 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         return lose_now(s, n)
     if n + 2 >= s.max_moves:
         return 0  # the opponent's last stone cannot win either
+    if nonlosing & (nonlosing - 1) == 0:
+        # One move: the child's own entry holds what this one would (negated),
+        # so skip this node's table miss and go straight to the child.
+        v = lower_bound(s, n, 2)
+        if alpha < v:
+            alpha = v
+            if alpha >= beta:
+                return alpha
+        v = upper_bound(s, n)
+        if beta > v:
+            beta = v
+            if alpha >= beta:
+                return beta
+        tt_prefetch(s, (cur ^ mask) + (mask | nonlosing))
+        return -bb_negamax(s, cur ^ mask, mask | nonlosing, n + 1, -beta, -alpha)
     key = cur + mask
     v = narrow_window(s, key, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
     if v != OPEN:
         return v
     # Order: most new threats first; a stable insertion keeps centre-first on
-    # ties. A forced move needs no scoring.
+    # ties.
     count = 0
-    if nonlosing & (nonlosing - 1) == 0:
-        tt_prefetch(s, (cur ^ mask) + (mask | nonlosing))
-        moves[0] = nonlosing
-        count = 1
-    for i in range(s.columns if count == 0 else 0):
+    for i in range(s.columns):
         m = nonlosing & s.column_mask[s.order[i]]
         if m:
             # the child's probe is a cache miss: start it while we sort

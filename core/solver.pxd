@@ -5,6 +5,11 @@ from clinea.core.board cimport Board
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
 
+cdef struct Table:
+    uint64_t* entries      # 2**log2 entries, NULL until allocated
+    int log2
+    uint64_t index_mask
+
 cdef struct Search:
     # the game, fixed per geometry
     int columns
@@ -20,10 +25,11 @@ cdef struct Search:
     uint64_t cells
     int order[SOLVER_MAX_COLUMNS]       # centre-first column order
     uint64_t column_mask[64]            # bitboard path only
-    # the transposition table: one word per entry, see tt_get/tt_put
-    uint64_t* table
-    int tt_log2
-    uint64_t tt_index_mask
+    # the transposition tables, one word per entry (see tt_get/tt_put):
+    # positions with many moves left in `far`, the others in `near`
+    Table far
+    Table near
+    int near_from          # moves played from which a position belongs to `near`
     # the budget of the current call
     long long nodes
     long long max_nodes

@@ -5,11 +5,25 @@ per second), plus the median time, since machines here are shared and noisy.
 One Solver (one transposition table) serves a whole file, as in `clinea
 solve`; --reset clears it before every position instead. Test_L1_R3 is
 sampled (every 1000/N-th position): its positions take seconds each.
+
+--against CMD runs another solver on the same positions, on the same
+machine, and prints its table and the ratio of mean times. CMD reads one
+position per line on stdin (1-based digits, as in the files) and prints, in
+order, one line per position: "<moves> <score> [<nodes> [<microseconds>]]",
+the format of `clinea solve --nodes --time`. Without the microseconds column
+its time is the wall time of the whole run divided by the positions
+(process start-up included: marked "wall").
 """
+from __future__ import annotations
+
 import argparse
 import os
+import shlex
 import statistics
+import subprocess
+import sys
 import time
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from clinea.core import Board
@@ -17,6 +31,9 @@ from clinea.core.solver import DEFAULT_TT_LOG2, Solver
 from plots import time_curves
 
 FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
+
+HEADER = (f"{'file':11} {'positions':>9} {'accuracy':>8} {'mean time':>11} {'median':>10} "
+          f"{'mean nodes':>12} {'pos/s':>9} {'Mnodes/s':>8}")
 
 
 def pons_dir() -> Path:
@@ -28,50 +45,128 @@ def pons_dir() -> Path:
     raise SystemExit("shared/data/pons not found beside the repository: set CLINEA_PONS_DIR")
 
 
+@dataclass
+class Run:
+    """One solver's results on one file, position by position."""
+    times: list[float] = field(default_factory=list)
+    nodes: list[int | None] = field(default_factory=list)
+    right: int = 0
+    wall: bool = False  # times are the whole run's wall time spread evenly
+
+    def row(self, name: str) -> str:
+        mean = statistics.fmean(self.times)
+        known = [n for n in self.nodes if n is not None]
+        nodes = f"{statistics.fmean(known):12,.0f}" if len(known) == len(self.nodes) else f"{'?':>12}"
+        rate = f"{sum(known) / sum(self.times) / 1e6:8.2f}" if len(known) == len(self.nodes) else f"{'?':>8}"
+        return (f"{name:11} {len(self.times):9d} {self.right / len(self.times):8.1%} {mean * 1e6:9.1f}us "
+                f"{statistics.median(self.times) * 1e6:8.1f}us {nodes} {1 / mean:9,.0f} {rate}"
+                + (" (wall)" if self.wall else ""))
+
+
+def positions(name: str, args: argparse.Namespace) -> list[tuple[str, int]]:
+    lines = [line.split() for line in (pons_dir() / name).read_text().splitlines() if line]
+    if name == "Test_L1_R3":
+        step = max(1, len(lines) // max(1, args.l1r3_sample))
+        lines = lines[::step][:args.l1r3_sample]
+    lines = lines[:args.limit]
+    return [(moves, sign(int(score)) if args.weak else int(score)) for moves, score in lines]
+
+
+def sign(value: int) -> int:
+    return (value > 0) - (value < 0)
+
+
+def run_ours(cases: list[tuple[str, int]], args: argparse.Namespace) -> Run:
+    solver = Solver(args.tt_log2)
+    solver.allocate()
+    run = Run()
+    for moves, expected in cases:
+        board = Board.from_string(moves)
+        if args.reset:
+            solver.reset()
+        start = time.perf_counter()
+        result = solver.solve(board, weak=args.weak)
+        run.times.append(time.perf_counter() - start)
+        run.nodes.append(solver.nodes)
+        run.right += result == expected
+    return run
+
+
+def run_reference(command: str, cases: list[tuple[str, int]], weak: bool) -> Run:
+    """Feeds every position to `command` at once and reads its answers."""
+    start = time.perf_counter()
+    done = subprocess.run(shlex.split(command), input="".join(moves + "\n" for moves, _ in cases),
+                          capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    answers = done.stdout.splitlines()
+    if done.returncode != 0 or len(answers) != len(cases):
+        last = (done.stderr.strip().splitlines() or ["no stderr"])[-1]
+        raise SystemExit(f"--against {command!r}: exit status {done.returncode}, {len(answers)} answer lines "
+                         f"for {len(cases)} positions ({last})")
+    run = Run()
+    for lineno, ((moves, expected), answer) in enumerate(zip(cases, answers), 1):
+        fields = answer.split()
+        try:
+            if len(fields) < 2:
+                raise ValueError("no score")
+            if fields[0] != moves:
+                raise ValueError(f"answers {fields[0]!r}, expected {moves!r}")
+            score = int(fields[1])
+            run.nodes.append(int(fields[2]) if len(fields) > 2 else None)
+            if len(fields) > 3:
+                run.times.append(float(fields[3]) * 1e-6)
+        except (IndexError, ValueError) as error:
+            raise SystemExit(f"--against {command!r}: answer line {lineno} {answer!r} is not "
+                             f"'<moves> <score> [<nodes> [<microseconds>]]': {error}") from None
+        run.right += (sign(score) if weak else score) == expected
+    if len(run.times) != len(cases):
+        run.times = [elapsed / len(cases)] * len(cases)
+        run.wall = True
+    return run
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
-                                     epilog="example:\n  python benchmarks/solver.py --l1r3-sample 10 --weak",
+                                     epilog="examples:\n  python benchmarks/solver.py --l1r3-sample 10 --weak\n"
+                                            "  python benchmarks/solver.py --files Test_L2_R2 --against "
+                                            "\"./c4solver-adapter\"",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--l1r3-sample", type=int, default=10, help="positions of Test_L1_R3 to run (default 10)")
     parser.add_argument("--limit", type=int, default=1000, help="positions per file at most (default 1000)")
+    parser.add_argument("--files", nargs="+", choices=FILES, default=FILES, metavar="FILE",
+                        help=f"which standard files (default all: {' '.join(FILES)})")
     parser.add_argument("--weak", action="store_true", help="win/draw/loss only (accuracy on the sign)")
     parser.add_argument("--reset", action="store_true", help="clear the table before every position")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2, help=f"table size (default {DEFAULT_TT_LOG2})")
+    parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
     parser.add_argument("--plot", default="results/solver-times.png", help="PNG of the time curves (default %(default)s)")
     args = parser.parse_args()
-    curves = {}
+    for name, value, low in (("--l1r3-sample", args.l1r3_sample, 1), ("--limit", args.limit, 1)):
+        if value < low:
+            parser.error(f"{name} {value} is out of range: allowed {low} or more")
     print(f"exact solver, {'weak' if args.weak else 'strong'}, table 2**{args.tt_log2} entries"
           f"{', reset per position' if args.reset else ''}")
-    print(f"{'file':11} {'positions':>9} {'accuracy':>8} {'mean time':>11} {'median':>10} "
-          f"{'mean nodes':>12} {'pos/s':>9} {'Mnodes/s':>8}")
-    for name in FILES:
-        lines = [line.split() for line in (pons_dir() / name).read_text().splitlines() if line]
-        if name == "Test_L1_R3":
-            step = max(1, len(lines) // max(1, args.l1r3_sample))
-            lines = lines[::step][:args.l1r3_sample]
-        lines = lines[:args.limit]
-        solver = Solver(args.tt_log2)
-        solver.solve(Board.from_string("4" * 6 + "3" * 6 + "5" * 6))  # allocates the table outside the timing
-        times, nodes, right = [], [], 0
-        for moves, score in lines:
-            board = Board.from_string(moves)
-            expected = int(score)
-            if args.weak:
-                expected = (expected > 0) - (expected < 0)
-            if args.reset:
-                solver.reset()
-            start = time.perf_counter()
-            result = solver.solve(board, weak=args.weak)
-            times.append(time.perf_counter() - start)
-            nodes.append(solver.nodes)
-            right += result == expected
-        mean = statistics.fmean(times)
-        print(f"{name:11} {len(lines):9d} {right / len(lines):8.1%} {mean * 1e6:9.1f}us "
-              f"{statistics.median(times) * 1e6:8.1f}us {statistics.fmean(nodes):12,.0f} "
-              f"{1 / mean:9,.0f} {sum(nodes) / sum(times) / 1e6:8.2f}", flush=True)
-        curves[name] = times
+    ours, theirs = {}, {}
+    print(HEADER)
+    for name in args.files:
+        cases = positions(name, args)
+        ours[name] = run_ours(cases, args)
+        print(ours[name].row(name), flush=True)
+    if args.against:
+        print(f"\nagainst: {args.against}")
+        print(HEADER)
+        for name in args.files:
+            theirs[name] = run_reference(args.against, positions(name, args), args.weak)
+            print(theirs[name].row(name), flush=True)
+        print(f"\n{'file':11} {'mean time, theirs / ours':>25} {'median, theirs / ours':>22}")
+        for name in args.files:
+            mean = statistics.fmean(theirs[name].times) / statistics.fmean(ours[name].times)
+            median = statistics.median(theirs[name].times) / statistics.median(ours[name].times)
+            print(f"{name:11} {mean:25.2f} {median:22.2f}")
+    curves = {name: run.times for name, run in ours.items()}
+    curves.update({f"{name} (against)": run.times for name, run in theirs.items()})
     time_curves(args.plot, curves, "exact solver on the standard 7x6 files", "time per position")
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

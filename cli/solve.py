@@ -40,7 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--nodes", action="store_true", help="add a column: nodes searched")
     parser.add_argument("--time", action="store_true", help="add a column: microseconds spent")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
-                        help=f"transposition table of 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
+                        help=f"the large transposition table: 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
     return parser
 
 
@@ -84,6 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         empty = Board(args.columns, args.rows, args.c, args.p)
         solver = Solver(args.tt_log2)
+        solver.allocate()  # before any --time column is measured
     except ValueError as error:
         parser.error(str(error))
     invalid = 0

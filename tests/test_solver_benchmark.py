@@ -1,0 +1,65 @@
+"""benchmarks/solver.py as a process: its table, and --against, the
+same-machine comparison with another solver, fed with stand-in solvers
+whose answers we know."""
+import os
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from test_solver import pons_dir, pons_lines
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "solver.py"
+LIMIT = 30
+
+
+def run_benchmark(tmp_path, *args):
+    return subprocess.run([sys.executable, str(BENCHMARK), "--files", "Test_L3_R1", "--limit", str(LIMIT),
+                           "--tt-log2", "16", "--plot", str(tmp_path / "times.png"), *args],
+                          capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "CLINEA_PONS_DIR": str(pons_dir())})
+
+
+def rows(output: str, name: str) -> list[list[str]]:
+    return [line.split() for line in output.splitlines() if line.startswith(name)]
+
+
+def python_command(code: str) -> str:
+    return f"{shlex.quote(sys.executable)} -c {shlex.quote(code)}"
+
+
+def test_against_clinea_solve_itself(tmp_path):
+    solve = f"{shlex.quote(sys.executable)} -m clinea solve --nodes --time --tt-log2 16"
+    result = run_benchmark(tmp_path, "--against", solve)
+    assert result.returncode == 0, result.stderr
+    ours, theirs, ratio = rows(result.stdout, "Test_L3_R1")
+    assert ours[1:3] == [str(LIMIT), "100.0%"] and theirs[1:3] == [str(LIMIT), "100.0%"]
+    assert ours[5] == theirs[5], "the same search, the same mean nodes"
+    assert "(wall)" not in result.stdout  # the command's own microseconds are used
+    assert float(ratio[1]) > 0 and float(ratio[2]) > 0
+    assert (tmp_path / "times.png").stat().st_size > 0
+
+
+def test_a_wrong_reference_scores_its_accuracy(tmp_path):
+    # answers 0 (draw) everywhere and prints no nodes nor times
+    always_draw = python_command("import sys\nfor line in sys.stdin: print(line.split()[0], 0)")
+    result = run_benchmark(tmp_path, "--against", always_draw)
+    assert result.returncode == 0, result.stderr
+    ours, theirs, _ = rows(result.stdout, "Test_L3_R1")
+    draws = sum(score == 0 for _, score in pons_lines("Test_L3_R1")[:LIMIT])
+    assert ours[2] == "100.0%"
+    assert theirs[2] == f"{draws / LIMIT:.1%}"
+    assert theirs[5] == "?" and theirs[-1] == "(wall)"
+
+
+def test_a_reference_that_answers_too_little_is_named(tmp_path):
+    silent = python_command("import sys; sys.stdin.read(); print('4 1')")
+    result = run_benchmark(tmp_path, "--against", silent)
+    assert result.returncode != 0
+    message = result.stderr.strip().splitlines()[-1]
+    assert "--against" in message and f"1 answer lines for {LIMIT} positions" in message
+
+
+def test_bad_limit_names_the_range(tmp_path):
+    result = run_benchmark(tmp_path, "--limit", "0")
+    assert result.returncode == 2 and "--limit 0 is out of range" in result.stderr

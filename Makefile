@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 
-.PHONY: run test bench train install clean
+.PHONY: run test bench bench-solver train install clean
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
@@ -31,6 +31,11 @@ bench: install
 	$(PY) benchmarks/training.py
 	$(PY) benchmarks/judge.py
 	$(PY) benchmarks/solver.py
+
+# The solver alone; AGAINST="CMD" also times another solver on the same
+# positions (see benchmarks/solver.py for the answer format it must print).
+bench-solver: install
+	$(PY) benchmarks/solver.py $(if $(AGAINST),--against '$(AGAINST)')
 
 # The seed's ten-hour genetic run (population 50, 150 generations), in about
 # half a minute on two cores; writes results/genetic.{json,csv,png}.

@@ -1,6 +1,7 @@
 from libc.stdint cimport uint64_t
 
 from clinea.core.board cimport Board
+from clinea.core.book cimport BookView
 
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
@@ -30,6 +31,7 @@ cdef struct Search:
     Table far
     Table near
     int near_from          # moves played from which a position belongs to `near`
+    BookView book          # exact scores at book.ply stones (-1: none for this game)
     # the budget of the current call
     long long nodes
     long long max_nodes
@@ -40,7 +42,11 @@ cdef class Solver:
     cdef Search s
     cdef object geometry_      # (columns, rows, c, p) the table's entries belong to
     cdef bint force_generic
+    cdef bint use_book
+    cdef object book_          # the OpeningBook that s.book points into
     cdef object last_nodes
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1
+    cdef int _set_game(self, Board board) except -1
+    cdef int _choose_book(self, Board board) except -1
     cdef object _solve_position(self, Board board, bint weak)

@@ -50,6 +50,10 @@ entries, 1 MB) that stays in the cache, and the rest in the large one
 (2**tt_log2 entries). Against one large table this searched 2-14 % more
 nodes but took 16-33 % less time on Test_L2_R2, L1_R2 and L1_R3.
 
+In the standard game (7x6, c = 4, p = 21) the opening book (``book``)
+gives the exact score of every position with 12 stones: a search from an
+earlier position stops there.
+
 Other boards use a plain negamax over the Board's C API (immediate wins,
 bounds, centre-first order, a table keyed on the Zobrist key): exact but
 slower.
@@ -63,6 +67,9 @@ from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from clinea.core.board cimport Board
+from clinea.core.book cimport BOOK_MISS, OpeningBook, book_score
+
+from clinea.core.book import standard_book
 
 cdef extern from *:
     """
@@ -305,6 +312,10 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         return 0
     if n + 1 >= s.max_moves:
         return 0  # its last stone cannot win, and then the game is over
+    if n == s.book.ply:
+        v = book_score(&s.book, cur, mask)
+        if v != BOOK_MISS:
+            return v
     possible = (mask + s.bottom) & s.cells
     opp_win = winning_cells(s, cur ^ mask, mask)
     forced = possible & opp_win
@@ -491,13 +502,15 @@ cdef class Solver:
 
     ``Solver(tt_log2=23)``: the large transposition table has 2**tt_log2
     entries of 8 bytes (8..30), the small one at most 2**17; both are
-    allocated on the first call (or by ``allocate``) and kept: reuse one
+    allocated on the first call (or by ``prepare``) and kept: reuse one
     Solver for many positions of the same game. ``force_generic=True`` searches
     bitboard positions with the generic path too (to test one against the
-    other).
+    other). ``book=True`` ends the search of the standard game (7x6, c = 4,
+    p = 21) at 12 stones, in the opening book (`clinea.core.book`), when its
+    package is installed; ``book=False`` searches to the end of the game.
     """
 
-    def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False):
+    def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False, bint book=True):
         if not 8 <= tt_log2 <= 30:
             raise ValueError(f"tt_log2={tt_log2} is out of range: allowed 8..30")
         memset(&self.s, 0, sizeof(Search))
@@ -505,6 +518,9 @@ cdef class Solver:
         self.s.near.log2 = min(<int>NEAR_LOG2, tt_log2)
         self.geometry_ = None
         self.force_generic = force_generic
+        self.use_book = book
+        self.book_ = None
+        self.s.book.ply = -1
         self.last_nodes = 0
 
     def __dealloc__(self):
@@ -520,11 +536,11 @@ cdef class Solver:
     def tt_log2(self) -> int:
         return self.s.far.log2
 
-    def allocate(self) -> None:
-        """Allocates the tables now rather than on the first call, so that
-        the first timed call does not pay for them."""
-        allocate_table(&self.s.far)
-        allocate_table(&self.s.near)
+    def prepare(self, Board board) -> None:
+        """Allocates the tables and loads what the game of `board` needs (the
+        opening book) now rather than in the first call, so that the first
+        timed call pays for neither."""
+        self._set_game(board)
 
     def reset(self) -> None:
         """Forgets every stored position."""
@@ -533,13 +549,23 @@ cdef class Solver:
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1:
         cdef Search* s = &self.s
-        cdef int i, col
         if max_nodes < 0:
             raise ValueError(f"max_nodes={max_nodes} is out of range: allowed 0 (no limit) or more")
         if time_limit < 0:
             raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
+        self._set_game(board)
+        s.nodes = 0
+        s.max_nodes = max_nodes
+        s.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
+        s.aborted = False
+        return 0
+
+    cdef int _set_game(self, Board board) except -1:
+        cdef Search* s = &self.s
+        cdef int i, col
         if s.far.entries == NULL or s.near.entries == NULL:
-            self.allocate()
+            allocate_table(&s.far)
+            allocate_table(&s.near)
         geometry = board.geometry()
         if geometry != self.geometry_:
             # same keys mean other positions (or other values) in another game
@@ -553,6 +579,7 @@ cdef class Solver:
             s.max_moves = board.g.max_moves
             s.stones_first = (s.max_moves + 1) // 2
             s.near_from = s.max_moves - NEAR_MOVES
+            self._choose_book(board)
             s.vertical = board.g.vertical_wins
             s.horizontal = board.g.horizontal_wins
             s.diagonal = board.g.diagonal_wins
@@ -564,11 +591,23 @@ cdef class Solver:
             if board.g.bitboard:
                 for col in range(s.columns):
                     s.column_mask[col] = (((<uint64_t>1) << s.rows) - 1) << (col * s.stride)
-        s.nodes = 0
-        s.max_nodes = max_nodes
-        s.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
-        s.aborted = False
         return 0
+
+    cdef int _choose_book(self, Board board) except -1:
+        """The standard game's opening book when it applies and is installed."""
+        self.book_ = None
+        self.s.book.ply = -1
+        if (self.use_book and board.g.bitboard and not self.force_generic and board.g.columns == 7
+                and board.g.rows == 6 and board.g.c == 4 and board.g.max_moves == 42):
+            self.book_ = standard_book()
+            if self.book_ is not None:
+                self.s.book = (<OpeningBook>self.book_).view
+        return 0
+
+    @property
+    def uses_book(self) -> bool:
+        """Whether the last call's game is searched with the opening book."""
+        return self.s.book.ply >= 0
 
     cdef object _solve_position(self, Board board, bint weak):
         """Score of `board` after _prepare, or None if the budget ran out."""

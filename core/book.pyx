@@ -1,0 +1,131 @@
+# cython: boundscheck=False, wraparound=False
+"""Opening book of standard Connect-4 (7x6, c = 4, p = 21): the exact score
+of every position with 12 stones, so that a search from an early position
+ends 12 plies deep instead of at the end of the game.
+
+The data is the 12-ply database with win distances of the MIT-licensed
+`bitbully-databases` package (4.2 million positions, 21 MB): computing it
+takes CPU-months, reading it 0.1 s. Its file is a sorted array of 5-byte
+entries, a big-endian int32 position code then an int8 value:
+
+- the code walks the columns left to right, each bottom to top: a stone of
+  the player who moved first is the bits 10, of the other player 11, and
+  every column ends with a 0, then one more 0 closes the code: 12 stones
+  make exactly 32 bits. A position is stored once for itself and its
+  mirror image, under either code;
+- the value is for the first player (to move after 12 stones): 0 a draw,
+  100 - d when it wins d plies from now, -(100 - d) when it loses d plies
+  from now. Our score (see `solver`) is then (value - 69) / 2 for a win and
+  (value + 68) / 2 for a loss.
+
+Positions where the side to move wins at once are not in the file; the
+solver never asks for them.
+"""
+from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
+
+import numpy as np
+
+from clinea.core.board cimport Board
+
+BOOK_PLY = 12
+STANDARD_GAME = (7, 6, 4, 21)
+"""(columns, rows, c, p) of the only game the book knows."""
+
+cdef enum:
+    STRIDE = 7           # rows + 1 bits per column on the 7x6 bitboard
+
+
+cdef inline int32_t position_code(uint64_t first, uint64_t mask, bint mirrored) noexcept nogil:
+    cdef uint32_t code = 0
+    cdef int i, col, row
+    cdef uint64_t cell
+    for i in range(7):
+        col = 6 - i if mirrored else i
+        for row in range(6):
+            cell = (<uint64_t>1) << (col * STRIDE + row)
+            if not (mask & cell):
+                break
+            code = (code << 2) | (2 if first & cell else 3)
+        code <<= 1
+    return <int32_t>(code << 1)
+
+
+cdef inline Py_ssize_t find(const BookView* book, int32_t code) noexcept nogil:
+    cdef Py_ssize_t lo = 0, hi = book.size, mid
+    while lo < hi:
+        mid = lo + (hi - lo) // 2
+        if book.codes[mid] < code:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo if lo < book.size and book.codes[lo] == code else -1
+
+
+cdef int book_score(const BookView* book, uint64_t current, uint64_t mask) noexcept nogil:
+    """Exact score for the side to move of a 7x6 position with book.ply
+    stones (`current`: the side to move's stones), or BOOK_MISS."""
+    cdef Py_ssize_t at = find(book, position_code(current, mask, False))
+    cdef int value
+    if at < 0:
+        at = find(book, position_code(current, mask, True))
+        if at < 0:
+            return BOOK_MISS
+    value = book.values[at]
+    if value > 0:
+        return (value - 69) // 2
+    if value < 0:
+        return (value + 68) // 2
+    return 0
+
+
+cdef class OpeningBook:
+    """The book's arrays, kept alive for the BookView that points into them."""
+
+    def __cinit__(self, codes, values):
+        self.codes_ = np.ascontiguousarray(codes, dtype=np.int32)
+        self.values_ = np.ascontiguousarray(values, dtype=np.int8)
+        if self.codes_.ndim != 1 or self.codes_.shape != self.values_.shape:
+            raise ValueError("codes and values must be two 1-D arrays of one length")
+        cdef const int32_t[::1] code_view = self.codes_
+        cdef const int8_t[::1] value_view = self.values_
+        self.view.size = code_view.shape[0]
+        self.view.codes = &code_view[0] if self.view.size else NULL
+        self.view.values = &value_view[0] if self.view.size else NULL
+        self.view.ply = BOOK_PLY
+
+    @classmethod
+    def from_file(cls, path):
+        """The book in a file of the format above."""
+        raw = np.fromfile(path, dtype=np.dtype([("code", ">i4"), ("value", "i1")]))
+        codes = raw["code"].astype(np.int32)
+        if not bool(np.all(np.diff(codes.astype(np.int64)) > 0)):
+            raise ValueError(f"{path}: codes are not strictly increasing, not a 12-ply book")
+        return cls(codes, raw["value"])
+
+    def __len__(self) -> int:
+        return self.view.size
+
+    def score(self, Board board) -> int | None:
+        """The book's exact score of a standard 7x6 `board` with 12 stones
+        (for the side to move: the first player), or None if it has none."""
+        if board.geometry() != STANDARD_GAME or board.moves_played != BOOK_PLY:
+            raise ValueError(f"the book holds 7x6 c=4 p=21 positions with {BOOK_PLY} stones, "
+                             f"not {board.geometry()} with {board.moves_played}")
+        value = book_score(&self.view, board.bits.current, board.bits.mask)
+        return None if value == BOOK_MISS else value
+
+
+_standard = None
+
+
+def standard_book() -> OpeningBook | None:
+    """The 12-ply book of `bitbully-databases`, loaded once per process, or
+    None if that package is not installed."""
+    global _standard
+    if _standard is None:
+        try:
+            from bitbully_databases import BitBullyDatabases
+        except ImportError:
+            return None
+        _standard = OpeningBook.from_file(BitBullyDatabases.get_database_path("12-ply-dist"))
+    return _standard

@@ -77,8 +77,8 @@ def sign(value: int) -> int:
 
 
 def run_ours(cases: list[tuple[str, int]], args: argparse.Namespace) -> Run:
-    solver = Solver(args.tt_log2)
-    solver.allocate()
+    solver = Solver(args.tt_log2, book=not args.no_book)
+    solver.prepare(Board())
     run = Run()
     for moves, expected in cases:
         board = Board.from_string(moves)
@@ -137,6 +137,7 @@ def main() -> None:
                         help=f"which standard files (default all: {' '.join(FILES)})")
     parser.add_argument("--weak", action="store_true", help="win/draw/loss only (accuracy on the sign)")
     parser.add_argument("--reset", action="store_true", help="clear the table before every position")
+    parser.add_argument("--no-book", action="store_true", help="search to the end, without the opening book")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2, help=f"table size (default {DEFAULT_TT_LOG2})")
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
     parser.add_argument("--plot", default="results/solver-times.png", help="PNG of the time curves (default %(default)s)")
@@ -144,7 +145,10 @@ def main() -> None:
     for name, value, low in (("--l1r3-sample", args.l1r3_sample, 1), ("--limit", args.limit, 1)):
         if value < low:
             parser.error(f"{name} {value} is out of range: allowed {low} or more")
-    print(f"exact solver, {'weak' if args.weak else 'strong'}, table 2**{args.tt_log2} entries"
+    probe = Solver(8, book=not args.no_book)
+    probe.prepare(Board())
+    print(f"exact solver, {'weak' if args.weak else 'strong'}, table 2**{args.tt_log2} entries, "
+          f"{'opening book at 12 stones' if probe.uses_book else 'no opening book'}"
           f"{', reset per position' if args.reset else ''}")
     ours, theirs = {}, {}
     print(HEADER)

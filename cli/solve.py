@@ -39,6 +39,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="tokens per player (default: enough to fill the board, 21 on 7x6)")
     parser.add_argument("--nodes", action="store_true", help="add a column: nodes searched")
     parser.add_argument("--time", action="store_true", help="add a column: microseconds spent")
+    parser.add_argument("--no-book", action="store_true",
+                        help="search 7x6 positions to the end rather than to the opening book's 12 stones")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
                         help=f"the large transposition table: 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
     return parser
@@ -83,8 +85,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         empty = Board(args.columns, args.rows, args.c, args.p)
-        solver = Solver(args.tt_log2)
-        solver.allocate()  # before any --time column is measured
+        solver = Solver(args.tt_log2, book=not args.no_book)
+        solver.prepare(empty)  # before any --time column is measured
     except ValueError as error:
         parser.error(str(error))
     invalid = 0

@@ -51,16 +51,20 @@ class StrongBot(Bot):
         self.time_per_move = time_per_move
         self.max_nodes = max_nodes
         self.search = Search(weights, tt_log2)
-        # the solver's table (2**22 words, 32 MB) is allocated on first use
+        # the solver's table (2**22 words, 32 MB) is allocated on first use;
+        # on 7x6 its opening book makes a solve worth trying from the first move
         self.solver = Solver(22) if solve else None
         self.last = {}
 
     def _try_solve(self, board: Board, seconds: float) -> dict | None:
         """The exact best move and its score (the solver's scale), or None
         when the position is too far from the end or the time ran out."""
+        if self.solver is None:
+            return None
+        self.solver.prepare(board)  # the first time: the table, and the book for 7x6
         remaining = board.max_moves - board.moves_played
         limit = SOLVE_REMAINING_BITBOARD if board.is_bitboard else SOLVE_REMAINING_GENERIC
-        if self.solver is None or remaining > limit:
+        if remaining > limit and not self.solver.uses_book:
             return None
         scores = self.solver.analyze(board, time_limit=seconds, max_nodes=self.max_nodes)
         if scores is None:

@@ -9,7 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board
+from clinea.core.book import standard_book
 from clinea.core.search import MATE_SCORE, Search
+from clinea.core.solver import Solver
 from clinea.players.random_player import RandomBot
 from clinea.players.strong_player import StrongBot
 
@@ -117,6 +119,18 @@ def test_plays_exact_moves_on_standard_end_games(solve, name, count):
         board.play(move)
         # the move keeps the value the file gives the position
         assert -exact_sign(board, memo) == sign(score), (moves, move)
+
+
+@pytest.mark.skipif(standard_book() is None, reason="bitbully-databases is not installed")
+def test_opens_7x6_with_an_exact_solve_through_the_book():
+    bot = StrongBot(time_per_move=30.0)
+    board = Board()
+    assert bot.choose(board) == 3 and bot.last["solved"] and bot.last["score"] == 1
+    board.play(3)
+    reply = bot.choose(board)
+    assert bot.last["solved"] and bot.last["score"] == -1
+    board.play(reply)
+    assert Solver(20).solve(board) == 1  # the reply kept the value: the first player still wins last
 
 
 def test_search_alone_proves_end_game_values():

@@ -3,8 +3,9 @@
 per second), plus the median time, since machines here are shared and noisy.
 
 One Solver (one transposition table) serves a whole file, as in `clinea
-solve`; --reset clears it before every position instead. Test_L1_R3 is
-sampled (every 1000/N-th position): its positions take seconds each.
+solve`; --reset clears it before every position instead. Without the
+opening book (--no-book) Test_L1_R3 is sampled (every 1000/N-th position):
+its positions then take seconds each.
 
 --against CMD runs another solver on the same positions, on the same
 machine, and prints its table and the ratio of mean times. CMD reads one
@@ -131,7 +132,8 @@ def main() -> None:
                                             "  python benchmarks/solver.py --files Test_L2_R2 --against "
                                             "\"./c4solver-adapter\"",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--l1r3-sample", type=int, default=10, help="positions of Test_L1_R3 to run (default 10)")
+    parser.add_argument("--l1r3-sample", type=int, default=None,
+                        help="positions of Test_L1_R3 to run (default: all with the opening book, 10 without)")
     parser.add_argument("--limit", type=int, default=1000, help="positions per file at most (default 1000)")
     parser.add_argument("--files", nargs="+", choices=FILES, default=FILES, metavar="FILE",
                         help=f"which standard files (default all: {' '.join(FILES)})")
@@ -142,11 +144,13 @@ def main() -> None:
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
     parser.add_argument("--plot", default="results/solver-times.png", help="PNG of the time curves (default %(default)s)")
     args = parser.parse_args()
+    probe = Solver(8, book=not args.no_book)
+    probe.prepare(Board())
+    if args.l1r3_sample is None:
+        args.l1r3_sample = 1000 if probe.uses_book else 10
     for name, value, low in (("--l1r3-sample", args.l1r3_sample, 1), ("--limit", args.limit, 1)):
         if value < low:
             parser.error(f"{name} {value} is out of range: allowed {low} or more")
-    probe = Solver(8, book=not args.no_book)
-    probe.prepare(Board())
     print(f"exact solver, {'weak' if args.weak else 'strong'}, table 2**{args.tt_log2} entries, "
           f"{'opening book at 12 stones' if probe.uses_book else 'no opening book'}"
           f"{', reset per position' if args.reset else ''}")

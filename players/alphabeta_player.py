@@ -1,8 +1,9 @@
 """alphabeta: exact win/draw/loss like minimax, with alpha-beta pruning,
 threat-first move ordering and a transposition table (the solver's weak
 mode, clinea.core.solver), so it plays perfectly far beyond minimax's reach:
-7x6 positions after a few moves, smaller boards from the start. Its values
-are the same as minimax's on every position.
+standard 7x6 from the first move (the solver stops in its opening book at
+12 stones), other boards late in the game or, when small, from the start.
+Its values are the same as minimax's on every position.
 
 Among the moves of best value it plays the most central one (left first), so
 its games are repeatable.

@@ -16,7 +16,7 @@ FAST_OPTIONS: dict[str, list[str]] = {
     "strong": ["--time-per-move", "0.05"],
     "evaluator": ["--depth", "2"],
 }
-# Exact searchers cannot finish an early 7x6 position in test time: they play
+# Exact searchers cannot finish an early position of most games in test time: they play
 # whole games on tiny boards, and every other board from a random opening
 # (our judge's extension) that leaves them this many moves.
 EXACT_MOVES_LEFT = {"minimax": 6, "alphabeta": 12}
@@ -87,3 +87,13 @@ def test_installed_commands_and_clinea_play_reach_the_same_player():
         report = play_match([str(Path(__import__("sys").executable).parent / argv[0]), *argv[1:]],
                             games_for("random")[:2])
         assert report.exit_code == 0
+
+
+def test_alphabeta_wins_every_standard_game_it_opens():
+    # The first player wins 7x6 with perfect play, and through the solver's
+    # opening book alphabeta is perfect from the first move: random never
+    # escapes, whatever it plays.
+    games = [GameSpec(7, 6, 4, 21, True) for _ in range(4)]
+    report = play_match([str(PLAYERS_DIR / "alphabeta")], games, seed=11)
+    assert report.exit_code == 0
+    assert report.results == ["win"] * 4

@@ -29,6 +29,9 @@ class AlphabetaBot(Bot):
         # one table for the whole process: positions recur between moves and games
         self.solver = Solver(tt_log2)
 
+    def new_game(self, board: Board, me: int) -> None:
+        self.solver.prepare(board)  # table and book before the first move, not in it
+
     def choose(self, board: Board) -> int:
         values = self.solver.analyze(board, weak=True)
         col = best_column(values)

@@ -23,8 +23,6 @@ solver never asks for them.
 """
 from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 
-import numpy as np
-
 from clinea.core.board cimport Board
 
 BOOK_PLY = 12
@@ -82,6 +80,7 @@ cdef class OpeningBook:
     """The book's arrays, kept alive for the BookView that points into them."""
 
     def __cinit__(self, codes, values):
+        import numpy as np  # here, not at import: players off 7x6 never pay for it
         self.codes_ = np.ascontiguousarray(codes, dtype=np.int32)
         self.values_ = np.ascontiguousarray(values, dtype=np.int8)
         if self.codes_.ndim != 1 or self.codes_.shape != self.values_.shape:
@@ -96,6 +95,7 @@ cdef class OpeningBook:
     @classmethod
     def from_file(cls, path):
         """The book in a file of the format above."""
+        import numpy as np
         raw = np.fromfile(path, dtype=np.dtype([("code", ">i4"), ("value", "i1")]))
         codes = raw["code"].astype(np.int32)
         if not bool(np.all(np.diff(codes.astype(np.int64)) > 0)):

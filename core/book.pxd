@@ -1,5 +1,7 @@
 from libc.stdint cimport int8_t, int32_t, uint64_t
 
+from clinea.core.bitboard cimport Geometry
+
 cdef enum:
     BOOK_MISS = -1000    # book_score: the position is not in the book
 
@@ -11,6 +13,7 @@ cdef struct BookView:
     Py_ssize_t size
     int ply              # -1: no book
 
+cdef bint book_covers(const Geometry* g) noexcept nogil
 cdef int book_score(const BookView* book, uint64_t current, uint64_t mask) noexcept nogil
 
 cdef class OpeningBook:

@@ -23,14 +23,19 @@ solver never asks for them.
 """
 from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 
+from clinea.core.bitboard cimport Geometry
 from clinea.core.board cimport Board
 
 BOOK_PLY = 12
-STANDARD_GAME = (7, 6, 4, 21)
-"""(columns, rows, c, p) of the only game the book knows."""
 
 cdef enum:
     STRIDE = 7           # rows + 1 bits per column on the 7x6 bitboard
+
+
+cdef bint book_covers(const Geometry* g) noexcept nogil:
+    """Whether the book's positions are those of this game: 7x6, c = 4, and
+    both sides able to place all 21 of their stones."""
+    return g.bitboard and g.columns == 7 and g.rows == 6 and g.c == 4 and g.max_moves == 42
 
 
 cdef inline int32_t position_code(uint64_t first, uint64_t mask, bint mirrored) noexcept nogil:
@@ -108,7 +113,7 @@ cdef class OpeningBook:
     def score(self, Board board) -> int | None:
         """The book's exact score of a standard 7x6 `board` with 12 stones
         (for the side to move: the first player), or None if it has none."""
-        if board.geometry() != STANDARD_GAME or board.moves_played != BOOK_PLY:
+        if not book_covers(&board.g) or board.moves_played != BOOK_PLY:
             raise ValueError(f"the book holds 7x6 c=4 p=21 positions with {BOOK_PLY} stones, "
                              f"not {board.geometry()} with {board.moves_played}")
         value = book_score(&self.view, board.bits.current, board.bits.mask)

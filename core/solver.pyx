@@ -67,7 +67,7 @@ from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from clinea.core.board cimport Board
-from clinea.core.book cimport BOOK_MISS, OpeningBook, book_score
+from clinea.core.book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 
 from clinea.core.book import standard_book
 
@@ -597,8 +597,7 @@ cdef class Solver:
         """The standard game's opening book when it applies and is installed."""
         self.book_ = None
         self.s.book.ply = -1
-        if (self.use_book and board.g.bitboard and not self.force_generic and board.g.columns == 7
-                and board.g.rows == 6 and board.g.c == 4 and board.g.max_moves == 42):
+        if self.use_book and not self.force_generic and book_covers(&board.g):
             self.book_ = standard_book()
             if self.book_ is not None:
                 self.s.book = (<OpeningBook>self.book_).view
@@ -606,7 +605,8 @@ cdef class Solver:
 
     @property
     def uses_book(self) -> bool:
-        """Whether the last call's game is searched with the opening book."""
+        """Whether positions of the current game (the last one prepared or
+        solved) are searched with the opening book."""
         return self.s.book.ply >= 0
 
     cdef object _solve_position(self, Board board, bint weak):

@@ -44,7 +44,6 @@ cdef class Solver:
     cdef bint force_generic
     cdef bint use_book
     cdef object book_          # the OpeningBook that s.book points into
-    cdef object last_nodes
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1
     cdef int _set_game(self, Board board) except -1

@@ -521,7 +521,6 @@ cdef class Solver:
         self.use_book = book
         self.book_ = None
         self.s.book.ply = -1
-        self.last_nodes = 0
 
     def __dealloc__(self):
         free(self.s.far.entries)

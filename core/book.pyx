@@ -5,7 +5,7 @@ ends 12 plies deep instead of at the end of the game.
 
 The data is the 12-ply database with win distances of the MIT-licensed
 `bitbully-databases` package (4.2 million positions, 21 MB): computing it
-takes CPU-months, reading it 0.1 s. Its file is a sorted array of 5-byte
+takes days of CPU time, reading it 0.1 s. Its file is a sorted array of 5-byte
 entries, a big-endian int32 position code then an int8 value:
 
 - the code walks the columns left to right, each bottom to top: a stone of

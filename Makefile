@@ -1,19 +1,31 @@
-# Everything a newcomer needs: `make run` and `make test` from a clean clone.
+# Everything a newcomer needs: `make run` and `make test` from a clean clone;
+# `make` alone installs.
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
+# what a rebuild depends on: .py files are not listed, the install is
+# editable, so the tests always run the working tree's Python code
+BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
-.PHONY: run test bench bench-solver train install clean
+.DEFAULT_GOAL := install
+.PHONY: install run test bench bench-solver train sdist clean
+
+BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
 $(VENV)/bin/activate:
 	$(PYTHON) -m venv $(VENV)
-	$(PIP) install setuptools wheel "Cython>=3.0"
 
-# Re-run every time: pip builds in place under build/, so an unchanged tree
-# only costs the packaging step, and a changed .pyx is always rebuilt.
-install: $(VENV)/bin/activate
-	$(PIP) install --no-build-isolation ".[test]"
+# Compiled in place (core/*.so) and installed editable: the clinea command and
+# the clinea-NAME players land in .venv/bin, and the players/NAME launchers
+# are linked for every built-in player.
+$(VENV)/.installed: $(VENV)/bin/activate $(BUILD_INPUTS)
+	$(PIP) install $(BUILD_TOOLS)
+	$(PIP) install --no-build-isolation -e ".[test]"
+	touch $@
+
+install: $(VENV)/.installed
+	@$(PY) -c "from clinea.players.registry import write_launchers; write_launchers('players')"
 
 # The main job: our strongest player against random, 100 judged games on 7x6,
 # colours and first move alternating, with the tally and Elo at the end.
@@ -44,5 +56,10 @@ train: install
 	$(VENV)/bin/clinea train genetic --population 50 --generations 150 --selection 2 --fitness 2 \
 		--pmut 0.005 --pcross 0.4 --jobs 2 --seed 1 --out results/genetic
 
+# The source distribution and the wheel, in dist/.
+sdist: install
+	$(PY) -m build --no-isolation --outdir dist .
+
 clean:
 	rm -rf build dist *.egg-info core/*.c core/*.so $(VENV)
+	find players -maxdepth 1 -type l -delete

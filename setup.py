@@ -1,20 +1,21 @@
 """Build of the clinea package: the Cython core plus the pure-Python layers.
 
-The repository keeps one folder per concept (core/, players/, judge/, training/,
-cli/) while the installed import name is ``clinea``; ``package_dir`` maps one
-onto the other so that no generic name such as ``core`` lands at the top of
-site-packages.
+The repository keeps one folder per concept (core/, players/, judge/,
+training/, and clinea/ for the package root: the `clinea` command and the
+top-level API) while the installed import names all live under ``clinea``;
+``package_dir`` maps one onto the other so that no generic name such as
+``core`` lands at the top of site-packages.
 """
+import ast
 import glob
 import os
+import shutil
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-HERE = os.path.dirname(os.path.abspath(__file__))
-
 PACKAGES = {
-    "clinea": "cli",
+    "clinea": "clinea",
     "clinea.core": "core",
     "clinea.players": "players",
     "clinea.judge": "judge",
@@ -22,42 +23,63 @@ PACKAGES = {
 }
 
 
-def staged_include_dir() -> str:
-    """Cython resolves ``cimport clinea.core.x`` by path, so it needs to see the
-    folders under their package names; a symlink tree in build/ provides that
-    without moving the sources."""
-    root = os.path.join(HERE, "build", "cython-include")
-    package = os.path.join(root, "clinea")
-    os.makedirs(package, exist_ok=True)
-    open(os.path.join(package, "__init__.pxd"), "a").close()
-    link = os.path.join(package, "core")
-    if not os.path.islink(link):
-        os.symlink(os.path.join(HERE, "core"), link)
+def cython_include_dir() -> str:
+    """A directory where Cython finds core/*.pxd as clinea/core/*.pxd.
+
+    The core's modules cimport each other relatively (`from .board cimport
+    Board`); Cython resolves that against the full module name
+    (clinea.core.board), so it looks for clinea/core/board.pxd on its include
+    path, while the sources sit in core/. Copies (not links) are refreshed at
+    every build, so a moved or copied checkout builds the same; copy2 keeps
+    the timestamps Cython's dependency check reads."""
+    root = os.path.join("build", "cython-include")
+    staged = os.path.join(root, "clinea", "core")
+    os.makedirs(staged, exist_ok=True)
+    for pxd in glob.glob(os.path.join("core", "*.pxd")):
+        target = os.path.join(staged, os.path.basename(pxd))
+        if not os.path.isfile(target) or os.path.getmtime(target) != os.path.getmtime(pxd):
+            shutil.copy2(pxd, target)
     return root
 
 
 def extensions() -> list[Extension]:
     # -O3 as the project asks; never -march=native in what ships: wheels and
     # the course machines must run the same binary.
-    args = ["-O3"]
     return [
         Extension(
             "clinea.core." + os.path.splitext(os.path.basename(pyx))[0],
-            [os.path.relpath(pyx, HERE)],
-            extra_compile_args=args,
+            [pyx],
+            extra_compile_args=["-O3"],
         )
-        for pyx in sorted(glob.glob(os.path.join(HERE, "core", "*.pyx")))
+        for pyx in sorted(glob.glob(os.path.join("core", "*.pyx")))
     ]
 
 
+def console_scripts() -> list[str]:
+    """`clinea`, and `clinea-NAME` for every built-in player, read from
+    players/registry.py (BUILTIN) so a new player needs no line here."""
+    with open(os.path.join("players", "registry.py"), encoding="utf-8") as source:
+        tree = ast.parse(source.read())
+    builtin = next(node.value for node in tree.body
+                   if isinstance(node, ast.AnnAssign) and getattr(node.target, "id", "") == "BUILTIN")
+    names = ast.literal_eval(builtin)
+    return ["clinea = clinea.main:main"] + [
+        f"clinea-{name} = clinea.players.registry:main" for name in names
+    ]
+
+
+# setuptools runs this file with the project directory as the working
+# directory (pip, build and editable installs alike); the relative paths
+# above rely on it, and keep absolute paths out of the sdist's SOURCES.txt.
 setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
     package_data={"clinea.core": ["*.pxd"], "clinea.players": ["*.json"]},
     ext_modules=cythonize(
         extensions(),
-        include_path=[staged_include_dir()],
+        include_path=[cython_include_dir()],
         compiler_directives={"language_level": "3", "cdivision": True},
     ),
+    entry_points={"console_scripts": console_scripts()},
     zip_safe=False,
 )

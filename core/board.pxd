@@ -1,6 +1,6 @@
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 
-from clinea.core.bitboard cimport BitPosition, Geometry
+from .bitboard cimport BitPosition, Geometry
 
 cdef class Board:
     cdef Geometry g

@@ -14,11 +14,11 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from clinea.core.bitboard cimport (
+from .bitboard cimport (
     BitPosition, Geometry, bit_can_play, bit_key, bit_play, bottom_cell,
     column_cells, has_alignment,
 )
-from clinea.core.rng cimport Rng, rng_next, rng_seed
+from .rng cimport Rng, rng_next, rng_seed
 
 MAX_SIDE = 128
 """Largest number of columns or rows a board may have."""

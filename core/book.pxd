@@ -1,6 +1,6 @@
 from libc.stdint cimport int8_t, int32_t, uint64_t
 
-from clinea.core.bitboard cimport Geometry
+from .bitboard cimport Geometry
 
 cdef enum:
     BOOK_MISS = -1000    # book_score: the position is not in the book

@@ -23,8 +23,8 @@ solver never asks for them.
 """
 from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 
-from clinea.core.bitboard cimport Geometry
-from clinea.core.board cimport Board
+from .bitboard cimport Geometry
+from .board cimport Board
 
 BOOK_PLY = 12
 
@@ -123,14 +123,12 @@ cdef class OpeningBook:
 _standard = None
 
 
-def standard_book() -> OpeningBook | None:
-    """The 12-ply book of `bitbully-databases`, loaded once per process, or
-    None if that package is not installed."""
+def standard_book() -> OpeningBook:
+    """The 12-ply book of `bitbully-databases` (a dependency of clinea),
+    loaded once per process. Imported here, not at module level, so that
+    importing the solver costs nothing off 7x6."""
     global _standard
     if _standard is None:
-        try:
-            from bitbully_databases import BitBullyDatabases
-        except ImportError:
-            return None
+        from bitbully_databases import BitBullyDatabases
         _standard = OpeningBook.from_file(BitBullyDatabases.get_database_path("12-ply-dist"))
     return _standard

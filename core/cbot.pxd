@@ -1,4 +1,4 @@
-from clinea.core.board cimport Board
+from .board cimport Board
 
 cdef class CBot:
     # The column the side to move plays on `board`, or -1 when it has no

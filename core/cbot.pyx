@@ -7,8 +7,8 @@ thousands of games fit in a minute. From Python they behave like any bot:
 """
 from libc.stdint cimport uint64_t
 
-from clinea.core.board cimport Board
-from clinea.core.rng cimport Rng, rng_below, rng_seed
+from .board cimport Board
+from .rng cimport Rng, rng_below, rng_seed
 
 
 cdef class CBot:

@@ -1,6 +1,6 @@
 from libc.stdint cimport uint8_t, uint64_t
 
-from clinea.core.board cimport Board
+from .board cimport Board
 
 # Feature indices: every feature is counted per side; a score weighs
 # (side to move's count - opponent's count).

@@ -13,8 +13,8 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
-from clinea.core.board cimport Board
-from clinea.core.bitboard cimport Geometry, bottom_cell, column_cells, popcount, run_starts
+from .board cimport Board
+from .bitboard cimport Geometry, bottom_cell, column_cells, popcount, run_starts
 
 FEATURES = ("consecutive", "alignments", "weighted", "central", "diagonals",
             "threats", "good_threats")

@@ -9,8 +9,8 @@ the same winner/reason semantics (see clinea.training.games).
 """
 from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 
-from clinea.core.board cimport Board
-from clinea.core.cbot cimport CBot
+from .board cimport Board
+from .cbot cimport CBot
 
 cdef enum:
     C_ILLEGAL_BY_FIRST = -2

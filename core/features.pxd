@@ -3,7 +3,7 @@
 # (see its module docstring); these offsets are the C side of it.
 from libc.stdint cimport uint8_t
 
-from clinea.core.board cimport Board
+from .board cimport Board
 
 cdef enum:
     F_CENTRE = 0

@@ -33,8 +33,8 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from clinea.core.bitboard cimport bottom_cell
-from clinea.core.board cimport Board
+from .bitboard cimport bottom_cell
+from .board cimport Board
 
 SCALARS = ("centre", "borders", "corners", "liberties")
 """The scalar features, first in the vector, in order."""

@@ -13,9 +13,9 @@ O(columns * rows) feature count per move: O(columns^2 * rows).
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t
 
-from clinea.core.board cimport Board
-from clinea.core.cbot cimport CBot
-from clinea.core.features cimport (
+from .board cimport Board
+from .cbot cimport CBot
+from .features cimport (
     c_board_grid, c_count_features, c_feature_count, c_grid_size, c_run_lengths,
 )
 

@@ -18,9 +18,9 @@ this order keeps the values of the moves that matter exact.
 """
 from libc.stdint cimport uint64_t
 
-from clinea.core.board cimport Board
-from clinea.core.cbot cimport CBot
-from clinea.core.rng cimport Rng, rng_below, rng_seed
+from .board cimport Board
+from .cbot cimport CBot
+from .rng cimport Rng, rng_below, rng_seed
 
 cdef enum:
     V_LOSS = 0

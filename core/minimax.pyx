@@ -6,7 +6,7 @@ Values are for the side to move: 1 win, 0 draw, -1 loss. The whole game tree
 is walked, so the cost grows with the number of move sequences: a 4x4 board
 is instant, 5x4 takes seconds, 7x6 from the start is out of reach.
 """
-from clinea.core.board cimport Board
+from .board cimport Board
 
 
 cdef int negamax(Board b, long long* nodes) noexcept:

@@ -3,8 +3,8 @@
 training and the throughput benchmark."""
 from libc.stdint cimport uint64_t
 
-from clinea.core.board cimport Board
-from clinea.core.rng cimport Rng, rng_below, rng_seed
+from .board cimport Board
+from .rng cimport Rng, rng_below, rng_seed
 
 
 cdef int random_playout(Board board, Rng* rng) noexcept nogil:

@@ -1,7 +1,7 @@
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 
-from clinea.core.board cimport Board
-from clinea.core.evaluate cimport Evaluation
+from .board cimport Board
+from .evaluate cimport Evaluation
 
 cdef enum:
     WIN = 1 << 30             # a win on the move at ply q scores WIN - q - 1

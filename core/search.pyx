@@ -17,9 +17,9 @@ from libc.stdint cimport uint64_t
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from clinea.core.board cimport Board
-from clinea.core.bitboard cimport bottom_cell, column_cells, has_alignment
-from clinea.core.evaluate cimport Evaluation, threats_created
+from .board cimport Board
+from .bitboard cimport bottom_cell, column_cells, has_alignment
+from .evaluate cimport Evaluation, threats_created
 
 from clinea.core.evaluate import STRONG_WEIGHTS
 

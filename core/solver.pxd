@@ -1,7 +1,7 @@
 from libc.stdint cimport uint64_t
 
-from clinea.core.board cimport Board
-from clinea.core.book cimport BookView
+from .board cimport Board
+from .book cimport BookView
 
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board

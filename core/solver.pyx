@@ -66,8 +66,8 @@ from libc.stdlib cimport free
 from libc.string cimport memset
 from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
-from clinea.core.board cimport Board
-from clinea.core.book cimport BOOK_MISS, OpeningBook, book_covers, book_score
+from .board cimport Board
+from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 
 from clinea.core.book import standard_book
 
@@ -593,13 +593,12 @@ cdef class Solver:
         return 0
 
     cdef int _choose_book(self, Board board) except -1:
-        """The standard game's opening book when it applies and is installed."""
+        """The standard game's opening book when it applies."""
         self.book_ = None
         self.s.book.ply = -1
         if self.use_book and not self.force_generic and book_covers(&board.g):
             self.book_ = standard_book()
-            if self.book_ is not None:
-                self.s.book = (<OpeningBook>self.book_).view
+            self.s.book = (<OpeningBook>self.book_).view
         return 0
 
     @property

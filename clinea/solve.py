@@ -18,7 +18,7 @@ the opponent's k-th stone, with S = min(p, ceil(columns*rows / 2)) (22 - k on
 7x6). --analyze prints the score of each column instead ("." if full).
 
 examples:
-  clinea solve < ../shared/data/pons/Test_L3_R1
+  clinea solve < tests/data/pons/Test_L3_R1
   echo 4453 | clinea solve --analyze --nodes --time
   echo 2,10,3 | clinea solve --columns 10 --rows 8 --c 5 --p 12 --weak"""
 

@@ -8,15 +8,20 @@ import argparse
 import importlib
 import sys
 
+from clinea import __version__
+
 COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("clinea.match", "play random games in process and print the tally"),
     "train": ("clinea.training.cli", "train the greedy player's weights: grid, genetic, hillclimb, lms"),
     "play": ("clinea.players.registry", "run a player (random, greedy, strong, ...) on stdin/stdout"),
     "judge": ("clinea.judge.cli", "referee games between player programs (course judge flags), tournaments, SPRT"),
     "solve": ("clinea.solve", "exact scores of positions read one per line"),
+    "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
 }
 
 EPILOG = """examples:
+  clinea new-bot mybot.py
+  clinea judge --blue_player ./mybot.py --red_player strong --iterations 10
   clinea match --games 1000 --columns 7 --rows 6
   clinea <command> --help"""
 
@@ -29,10 +34,11 @@ def main(argv: list[str] | None = None) -> int:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
+    parser.add_argument("--version", action="version", version=f"clinea {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, summary) in COMMANDS.items():
         commands.add_parser(name, help=summary, add_help=False)
-    if not argv or argv[0] in ("-h", "--help") or argv[0] not in COMMANDS:
+    if not argv or argv[0] not in COMMANDS:
         parser.parse_args(argv or ["--help"])
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])

@@ -18,7 +18,6 @@ its time is the wall time of the whole run divided by the positions
 from __future__ import annotations
 
 import argparse
-import os
 import shlex
 import statistics
 import subprocess
@@ -27,7 +26,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from clinea.core import Board
-from clinea.core.book import standard_book
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
 from plots import time_curves
 
@@ -37,13 +35,9 @@ HEADER = (f"{'file':11} {'positions':>9} {'accuracy':>8} {'mean time':>11} {'med
           f"{'mean nodes':>12} {'pos/s':>9} {'Mnodes/s':>8}")
 
 
-def pons_dir() -> Path:
-    if os.environ.get("CLINEA_PONS_DIR"):
-        return Path(os.environ["CLINEA_PONS_DIR"])
-    for parent in Path(__file__).resolve().parents[1:]:
-        if (parent / "shared/data/pons").is_dir():
-            return parent / "shared/data/pons"
-    raise SystemExit("shared/data/pons not found beside the repository: set CLINEA_PONS_DIR")
+# the standard files, kept with the tests (tests/data/pons/README.md says
+# where they come from and what the scores mean)
+DEFAULT_DATA = Path(__file__).resolve().parents[1] / "tests" / "data" / "pons"
 
 
 @dataclass
@@ -67,7 +61,7 @@ class Run:
 
 
 def positions(name: str, args: argparse.Namespace) -> list[tuple[str, int]]:
-    lines = [line.split() for line in (pons_dir() / name).read_text().splitlines() if line]
+    lines = [line.split() for line in (args.data / name).read_text().splitlines() if line]
     if name == "Test_L1_R3":
         step = max(1, len(lines) // max(1, args.l1r3_sample))
         lines = lines[::step][:args.l1r3_sample]
@@ -144,11 +138,16 @@ def main() -> None:
     parser.add_argument("--no-book", action="store_true", help="search to the end, without the opening book")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2, help=f"table size (default {DEFAULT_TT_LOG2})")
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
+    parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
+                        help="folder holding the standard files (default: the repository's tests/data/pons)")
     parser.add_argument("--plot", default="results/solver-times.png", help="PNG of the time curves (default %(default)s)")
     args = parser.parse_args()
-    uses_book = not args.no_book and standard_book() is not None
+    uses_book = not args.no_book
     if args.l1r3_sample is None:
         args.l1r3_sample = 1000 if uses_book else 10
+    missing = [name for name in args.files if not (args.data / name).is_file()]
+    if missing:
+        parser.error(f"--data {args.data}: no {', '.join(missing)} there")
     for name, value, low in (("--l1r3-sample", args.l1r3_sample, 1), ("--limit", args.limit, 1)):
         if value < low:
             parser.error(f"{name} {value} is out of range: allowed {low} or more")

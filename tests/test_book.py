@@ -13,10 +13,9 @@ from hypothesis import strategies as st
 from clinea.core import Board
 from clinea.core.book import BOOK_PLY, OpeningBook, standard_book
 from clinea.core.solver import Solver
-from test_solver import pons_lines
+from pons import pons_lines
 
 BOOK = standard_book()
-needs_book = pytest.mark.skipif(BOOK is None, reason="bitbully-databases is not installed")
 
 
 def playable_twelve(columns: list[int]) -> Board | None:
@@ -40,7 +39,6 @@ def mirrored(board: Board) -> Board:
     return Board.from_moves([6 - col for col in board.moves()])
 
 
-@needs_book
 @given(st.lists(st.integers(0, 6), min_size=12, max_size=30))
 def test_every_searchable_twelve_stone_position_is_in_the_book_and_so_is_its_mirror(columns):
     board = playable_twelve(columns)
@@ -53,7 +51,6 @@ def test_every_searchable_twelve_stone_position_is_in_the_book_and_so_is_its_mir
     assert -15 <= score <= 15
 
 
-@needs_book
 def test_book_scores_agree_with_a_search_to_the_end():
     rng = random.Random(12)
     solver = Solver(20, book=False)
@@ -66,7 +63,6 @@ def test_book_scores_agree_with_a_search_to_the_end():
         checked += 1
 
 
-@needs_book
 def test_book_score_refuses_other_games_and_plies():
     with pytest.raises(ValueError, match="12 stones"):
         BOOK.score(Board.from_string("4453"))
@@ -112,7 +108,6 @@ def test_an_unsorted_file_is_refused(tmp_path):
         OpeningBook.from_file(tmp_path / "book.dat")
 
 
-@needs_book
 def test_solver_with_and_without_the_book_agree_with_the_files():
     with_book, without = Solver(20), Solver(20, book=False)
     cases = pons_lines("Test_L1_R1")[:60] + pons_lines("Test_L1_R2")[:6] + pons_lines("Test_L1_R3")[::100][:3]
@@ -126,7 +121,6 @@ def test_solver_with_and_without_the_book_agree_with_the_files():
     assert not without.uses_book
 
 
-@needs_book
 def test_the_empty_board_is_a_first_player_win_with_its_last_stone():
     solver = Solver(20)
     assert solver.solve(Board()) == 1
@@ -140,7 +134,6 @@ def test_the_book_stays_out_of_other_games():
         assert not solver.uses_book, game
 
 
-@needs_book
 def test_cli_no_book_gives_the_same_scores():
     lines = "\n".join(moves for moves, _ in pons_lines("Test_L1_R1")[:30]) + "\n"
     runs = [subprocess.run([sys.executable, "-m", "clinea", "solve", *flags], input=lines,

@@ -11,7 +11,7 @@ from clinea.core.solver import Solver
 from clinea.players.alphabeta_player import AlphabetaBot
 from clinea.players.minimax_player import MinimaxBot
 from exact_reference import ReferenceSolver
-from test_solver import pons_lines, sign
+from pons import pons_lines, sign
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 

@@ -1,35 +1,16 @@
 """The exact solver against the standard 7x6 files and against a plain
 exhaustive Python negamax on small boards, both search paths, the budget,
 and `clinea solve` as a process."""
-import os
 import random
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 
 from clinea.core import Board
 from clinea.core.solver import Solver
 from exact_reference import ReferenceSolver
-
-
-def pons_dir() -> Path:
-    """CLINEA_PONS_DIR, else shared/data/pons beside the repository (CI's
-    layout), else beside any folder above it (a git worktree's layout)."""
-    if os.environ.get("CLINEA_PONS_DIR"):
-        return Path(os.environ["CLINEA_PONS_DIR"])
-    for parent in Path(__file__).resolve().parents[2:]:
-        if (parent / "shared/data/pons").is_dir():
-            return parent / "shared/data/pons"
-    return Path(__file__).resolve().parents[2] / "shared/data/pons"
-
-
-def pons_lines(name: str) -> list[tuple[str, int]]:
-    path = pons_dir() / name
-    if not path.exists():
-        pytest.skip(f"{path} not found: set CLINEA_PONS_DIR")
-    return [(moves, int(score)) for moves, score in (line.split() for line in path.read_text().splitlines() if line)]
+from pons import pons_lines, sign
 
 
 @pytest.fixture(scope="module")
@@ -37,10 +18,6 @@ def solver():
     # one table for the module, as users are told to do: also checks that
     # what one position leaves in the table never corrupts the next
     return Solver(20)
-
-
-def sign(x: int) -> int:
-    return (x > 0) - (x < 0)
 
 
 @pytest.mark.parametrize("name, take", [

@@ -1,13 +1,12 @@
 """benchmarks/solver.py as a process: its table, and --against, the
 same-machine comparison with another solver, fed with stand-in solvers
 whose answers we know."""
-import os
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
-from test_solver import pons_dir, pons_lines
+from pons import pons_lines
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "solver.py"
 LIMIT = 30
@@ -16,8 +15,7 @@ LIMIT = 30
 def run_benchmark(tmp_path, *args):
     return subprocess.run([sys.executable, str(BENCHMARK), "--files", "Test_L3_R1", "--limit", str(LIMIT),
                            "--tt-log2", "16", "--plot", str(tmp_path / "times.png"), *args],
-                          capture_output=True, text=True, timeout=300,
-                          env={**os.environ, "CLINEA_PONS_DIR": str(pons_dir())})
+                          capture_output=True, text=True, timeout=300)
 
 
 def rows(output: str, name: str) -> list[list[str]]:

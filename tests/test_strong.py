@@ -1,6 +1,5 @@
 """The strong player: tactics in one move, exact moves on standard end-game
 positions, budgets on large boards, and games against random."""
-import os
 import random
 from pathlib import Path
 
@@ -9,14 +8,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board
-from clinea.core.book import standard_book
 from clinea.core.search import MATE_SCORE, Search
 from clinea.core.solver import Solver
 from clinea.players.random_player import RandomBot
 from clinea.players.strong_player import StrongBot
+from pons import pons_lines, sign
 
-PONS_DIR = Path(os.environ.get("CLINEA_PONS_DIR")
-                or Path(__file__).resolve().parents[2] / "shared/data/pons")
 
 # sizes with a bitboard, a cell array (9x8 is 72 cells + a guard row) and tight p
 SIZES = [(7, 6, 4, 21), (5, 4, 3, 10), (9, 8, 5, 36), (10, 9, 4, 45), (7, 6, 4, 6), (6, 5, 3, 8)]
@@ -95,24 +92,12 @@ def exact_sign(board, memo):
     return memo[key]
 
 
-def pons_positions(name, count):
-    path = PONS_DIR / name
-    if not path.exists():
-        pytest.skip(f"{path} not found (set CLINEA_PONS_DIR)")
-    lines = path.read_text().split("\n")[:count]
-    return [(moves, int(score)) for moves, score in (line.split() for line in lines if line)]
-
-
-def sign(x):
-    return (x > 0) - (x < 0)
-
-
 @pytest.mark.parametrize("solve", [False, True], ids=["search", "solver"])
 @pytest.mark.parametrize("name, count", [("Test_L3_R1", 100), ("Test_L2_R1", 100)])
 def test_plays_exact_moves_on_standard_end_games(solve, name, count):
     bot = StrongBot(time_per_move=10.0, max_nodes=400_000, solve=solve)
     memo = {}
-    for moves, score in pons_positions(name, count):
+    for moves, score in pons_lines(name, count):
         board = Board.from_string(moves)
         assert exact_sign(board, memo) == sign(score), moves  # the plain check agrees with the file
         move = bot.choose(board)
@@ -121,7 +106,6 @@ def test_plays_exact_moves_on_standard_end_games(solve, name, count):
         assert -exact_sign(board, memo) == sign(score), (moves, move)
 
 
-@pytest.mark.skipif(standard_book() is None, reason="bitbully-databases is not installed")
 def test_opens_7x6_with_an_exact_solve_through_the_book():
     bot = StrongBot(time_per_move=30.0)
     board = Board()
@@ -136,7 +120,7 @@ def test_opens_7x6_with_an_exact_solve_through_the_book():
 def test_search_alone_proves_end_game_values():
     search = Search()
     searched = 0
-    for moves, score in pons_positions("Test_L3_R1", 20):
+    for moves, score in pons_lines("Test_L3_R1", 20):
         result = search.think(Board.from_string(moves), max_nodes=2_000_000)
         if result["depth"] == 0 and not result["exact"]:
             continue  # a single safe move is played without a search, hence no score

@@ -18,7 +18,7 @@ import time
 from clinea.core import Board
 from clinea.players.driver import build_parser
 from clinea.players.random_player import RandomBot
-from clinea.players.registry import PLAYERS, load
+from clinea.players.registry import load, players
 from plots import time_curves
 
 BOARDS = [("7x6 c=4", 7, 6, 4), ("9x8 c=5", 9, 8, 5), ("20x20 c=5", 20, 20, 5)]
@@ -91,7 +91,7 @@ def main() -> None:
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
         epilog="example:\n  python benchmarks/players.py --games 4 --players strong evaluator")
     parser.add_argument("--games", type=int, default=4, help="games per player and board (default 4)")
-    parser.add_argument("--players", nargs="*", default=sorted(PLAYERS), help="default: every registered player")
+    parser.add_argument("--players", nargs="*", default=sorted(players()), help="default: every registered player")
     parser.add_argument("--timeout", type=float, default=30,
                         help="seconds per player and board (default 30): exact players cannot finish these boards")
     parser.add_argument("--seed", type=int, default=1)

@@ -24,6 +24,7 @@ from clinea.judge.results import ResultLog
 from clinea.judge.stats import Sprt
 from clinea.judge.tournament import (GameSpec, Player, Runner, course_schedule, record,
                                      sprt_stop, tournament_schedule)
+from clinea.players import registry
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
@@ -68,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show each game in the terminal (true/false)")
     more = parser.add_argument_group("beyond the course judge")
     more.add_argument("--player", nargs="*", action="append", metavar="NAME=EXE",
-                      help="a named player program (repeat: 2 for a match, 3+ for a tournament)")
+                      help="a named player program (repeat: 2 for a match, 3+ for a tournament); "
+                           "EXE, or the whole word, may be a registered player (clinea play --list)")
     more.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
                       help="tournament pairings; gauntlet: the first --player against each other")
     more.add_argument("--time-per-move", type=float, default=DEFAULT_TIME_PER_MOVE, metavar="S",
@@ -126,9 +128,14 @@ def split_quoted(option: str, text: str) -> list[str]:
 
 
 def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]) -> list[str]:
+    """The command that starts a seat's program. Besides a program, EXE may
+    be a registered player's name (`strong`, or one a package registers):
+    it runs as `clinea play NAME` with this judge's Python."""
     if not words:
         parser.error(f"{option}: no program given")
     exe = words[0]
+    if os.sep not in exe and exe in registry.players():
+        return [sys.executable, "-m", "clinea.players", *words]
     path = exe if os.sep in exe else shutil.which(exe)
     if path is None or not os.path.exists(path):
         parser.error(f"{option} {exe!r}: no such program")
@@ -153,8 +160,10 @@ def build_players(parser, programs: dict) -> tuple[list[Player], bool]:
         return players, True
     players = []
     for words in named:
+        if words and "=" not in words[0] and words[0] in registry.players():
+            words = [f"{words[0]}={words[0]}", *words[1:]]  # --player strong: named after itself
         if not words or "=" not in words[0] or words[0].startswith("="):
-            parser.error(f"--player {' '.join(words)!r}: expected NAME=EXE [ARGS...]")
+            parser.error(f"--player {' '.join(words)!r}: expected NAME=EXE [ARGS...] or a registered player")
         name, exe = words[0].split("=", 1)
         if name in (p.name for p in players):
             parser.error(f"--player {name!r}: the name is used twice")

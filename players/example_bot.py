@@ -8,14 +8,17 @@ Run it under any judge, the course's or ours:
 The driver reads the referee's lines, keeps the board and calls `choose` with
 the current position whenever it is your move; whatever `choose` returns is
 sent as your column. Anything you want to print goes to stderr.
+`clinea new-bot mybot.py` writes a copy whose first line names the Python
+that has clinea, so it runs anywhere without activating anything.
 """
 try:
     from clinea.players import run
-except ImportError:  # this python lacks clinea: use the project's .venv
+except ImportError:  # this python lacks clinea: the .venv of the repository holding this file
     import os
     import sys
 
-    venv_python = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".venv", "bin", "python")
+    here = os.path.dirname(os.path.realpath(__file__))
+    venv_python = os.path.join(here, "..", ".venv", "bin", "python")
     if not os.path.exists(venv_python):
         raise
     os.execv(venv_python, [venv_python, *sys.argv])

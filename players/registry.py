@@ -1,17 +1,29 @@
-"""The players clinea ships, by name: what `clinea play NAME`, the
-`players/NAME` executables and the benchmarks iterate over.
+"""Every player clinea can run, by name: the built-in ones listed here, and
+those third-party packages register under the `clinea.players` entry-point
+group. `clinea play NAME`, `clinea judge --player NAME`, the `players/NAME`
+launchers, the `clinea-NAME` commands and the benchmarks all read this.
 
+Adding a built-in player is one module in players/ and one line in BUILTIN.
 Values are "module:Class" so that listing players imports none of them.
+
+A package of yours registers a player in its pyproject.toml:
+
+    [project.entry-points."clinea.players"]
+    mybot = "mypackage.mybot:MyBot"     # a Bot subclass
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.metadata
+import importlib.util
+import inspect
+import os
 import sys
 
-from clinea.players.bot import Bot
+from clinea.players.bot import Bot, FunctionBot
 
-PLAYERS: dict[str, str] = {
+BUILTIN: dict[str, str] = {
     "random": "clinea.players.random_player:RandomBot",
     "evaluator": "clinea.players.evaluator_player:EvaluatorBot",
     "strong": "clinea.players.strong_player:StrongBot",
@@ -20,29 +32,115 @@ PLAYERS: dict[str, str] = {
     "minimax": "clinea.players.minimax_player:MinimaxBot",
     "alphabeta": "clinea.players.alphabeta_player:AlphabetaBot",
 }
+ENTRY_POINT_GROUP = "clinea.players"
+COMMAND_PREFIX = "clinea-"  # clinea-strong runs the player strong
+
+
+def players() -> dict[str, str]:
+    """Every runnable player, name -> "module:Class": the built-in ones, then
+    the installed packages' (a built-in name cannot be taken over)."""
+    found = dict(BUILTIN)
+    for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
+        found.setdefault(entry.name, entry.value)
+    return found
 
 
 def load(name: str) -> type[Bot]:
     """The Bot class registered as `name`."""
-    if name not in PLAYERS:
-        raise KeyError(f"unknown player {name!r}: choose one of {', '.join(sorted(PLAYERS))}")
-    module, _, attribute = PLAYERS[name].partition(":")
+    registered = players()
+    if name not in registered:
+        raise KeyError(f"unknown player {name!r}: choose one of {', '.join(sorted(registered))}")
+    module, _, attribute = registered[name].partition(":")
     return getattr(importlib.import_module(module), attribute)
 
 
+def is_bot_file(word: str) -> bool:
+    return word.endswith(".py") and os.path.isfile(word)
+
+
+def load_file(path: str) -> type[Bot]:
+    """The bot a user's Python file defines: a Bot subclass (the last one
+    defined there), else a `choose(board)` function. The file is imported
+    under its own name, so its `if __name__ == "__main__":` block stays idle."""
+    name = os.path.splitext(os.path.basename(path))[0]
+    spec = importlib.util.spec_from_file_location(f"clinea_bot_{name}", os.path.abspath(path))
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))  # its own helper modules
+    spec.loader.exec_module(module)
+    own = [value for value in vars(module).values()
+           if inspect.isclass(value) and issubclass(value, Bot) and value.__module__ == module.__name__]
+    if own:
+        return own[-1]
+    choose = getattr(module, "choose", None)
+    if not callable(choose):
+        raise ValueError(f"{path} defines neither a Bot subclass nor a choose(board) function")
+
+    class FileBot(FunctionBot):
+        __doc__ = (module.__doc__ or f"The bot in {path}.").strip()
+
+        def __init__(self):
+            super().__init__(choose, name)
+
+    FileBot.name = name
+    return FileBot
+
+
+def write_launchers(directory: str) -> list[str]:
+    """Makes `directory/NAME` a link to `directory/launch` for every built-in
+    player (the launcher reads the player's name from the link): the
+    executables the course judge is given. Returns the names written."""
+    written = []
+    for name in BUILTIN:
+        link = os.path.join(directory, name)
+        if os.path.islink(link) and os.readlink(link) == "launch":
+            continue
+        if os.path.lexists(link):
+            os.remove(link)
+        os.symlink("launch", link)
+        written.append(name)
+    return written
+
+
+def build_parser(registered: dict[str, str]) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="clinea play",
+        description="Run a player program on stdin/stdout (the referee protocol): "
+                    "a registered player by name, or your own bot file.",
+        epilog="players: " + ", ".join(sorted(registered))
+        + "\nexamples:\n  clinea play random --seed 3\n  clinea play mybot.py\n"
+          "  clinea play strong --help\n  clinea play --list",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument("player", help="a registered name, or a .py file with choose(board) or a Bot")
+    parser.add_argument("--list", action="store_true", help="list the registered players and exit")
+    return parser
+
+
 def main(argv: list[str] | None = None) -> int:
-    """`clinea play NAME [OPTIONS]`: run a registered player on stdin/stdout."""
+    """`clinea play NAME|FILE.py [OPTIONS]`, and `clinea-NAME [OPTIONS]`."""
     from clinea.players.driver import main_for
 
-    argv = sys.argv[1:] if argv is None else argv
-    if not argv or argv[0] not in PLAYERS:
-        parser = argparse.ArgumentParser(
-            prog="clinea play",
-            description="Run a player program on stdin/stdout (the referee protocol).",
-            epilog="players: " + ", ".join(sorted(PLAYERS))
-            + "\nexample:\n  clinea play random --seed 3\n  clinea play random --help",
-            formatter_class=argparse.RawDescriptionHelpFormatter,
-        )
-        parser.add_argument("player", choices=sorted(PLAYERS))
+    argv = sys.argv[1:] if argv is None else list(argv)
+    command = os.path.basename(sys.argv[0])
+    if command.startswith(COMMAND_PREFIX):  # a clinea-NAME console script
+        argv.insert(0, command[len(COMMAND_PREFIX):])
+    registered = players()
+    if argv and argv[0] == "--list":
+        for name in sorted(registered):
+            print(f"{name:20} {registered[name]}")
+        return 0
+    if argv and is_bot_file(argv[0]):
+        try:
+            bot_class = load_file(argv[0])
+        except (ValueError, SyntaxError, ImportError) as error:
+            print(f"clinea play {argv[0]}: {error}", file=sys.stderr)
+            return 2
+        return main_for(bot_class, argv[1:], program=f"clinea play {argv[0]}")
+    if not argv or argv[0] not in registered:
+        parser = build_parser(registered)
+        if argv and not argv[0].startswith("-"):
+            parser.error(f"{argv[0]!r} is neither a registered player ({', '.join(sorted(registered))}) "
+                         "nor a .py file")
         parser.parse_args(argv[:1])
+        return 2
     return main_for(load(argv[0]), argv[1:], program=f"clinea play {argv[0]}")

@@ -1,8 +1,32 @@
 import os
+from pathlib import Path
 
+import pytest
 from hypothesis import settings
+
+from clinea.players.registry import write_launchers
 
 # CI runs on 2 slow cores: keep property tests deterministic and bounded there.
 settings.register_profile("ci", derandomize=True, deadline=None, max_examples=100)
 settings.register_profile("dev", deadline=None)
 settings.load_profile("ci" if os.environ.get("CI") else "dev")
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+def pytest_sessionstart(session):
+    # the players/NAME launchers the end-to-end tests start, as `make` writes
+    # them: a plain `pytest` after `pip install -e .` works the same
+    write_launchers(str(REPO / "players"))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    """Every test runs: a skip means something the suite needs is missing
+    (data, a dependency, an extra), which must fail the run, not hide in a
+    summary line. CLINEA_ALLOW_SKIPS=1 allows them for a local partial run."""
+    reporter = session.config.pluginmanager.get_plugin("terminalreporter")
+    skipped = len(reporter.stats.get("skipped", [])) if reporter else 0
+    if skipped and exitstatus == pytest.ExitCode.OK and not os.environ.get("CLINEA_ALLOW_SKIPS"):
+        reporter.write_line(f"{skipped} test(s) skipped: the suite allows none (CLINEA_ALLOW_SKIPS=1 to allow)",
+                            red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED

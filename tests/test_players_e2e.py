@@ -5,7 +5,7 @@ from pathlib import Path
 
 import pytest
 
-from clinea.players.registry import PLAYERS
+from clinea.players.registry import BUILTIN
 from protocol_referee import GameSpec, play_match
 
 REPO = Path(__file__).resolve().parents[1]
@@ -40,20 +40,20 @@ def test_openings_reach_every_player_as_the_judge_sends_them():
     assert [game.moves > plies for game, plies in zip(report.games, (32, 33))] == [True, True]
 
 
-@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("name", sorted(BUILTIN))
 def test_executable_plays_complete_matches(name):
     report = play_match([str(PLAYERS_DIR / name), *FAST_OPTIONS.get(name, [])], games_for(name), seed=len(name))
     assert report.exit_code == 0
     assert len(report.results) == len(games_for(name))
 
 
-@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("name", sorted(BUILTIN))
 def test_help_has_an_example(name):
     result = subprocess.run([str(PLAYERS_DIR / name), "--help"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 0 and "example" in result.stdout
 
 
-@pytest.mark.parametrize("name", sorted(PLAYERS))
+@pytest.mark.parametrize("name", sorted(BUILTIN))
 @pytest.mark.parametrize("garbage", [
     "azul\n",
     "azul rojo\n7 6 4\n",

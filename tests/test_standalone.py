@@ -5,7 +5,6 @@ judge with nothing activated; bot files and plug-in packages are players."""
 import importlib.metadata
 import os
 import re
-import shutil
 import subprocess
 import sys
 import textwrap

@@ -21,7 +21,7 @@ $(VENV)/bin/activate:
 # are linked for every built-in player.
 $(VENV)/.installed: $(VENV)/bin/activate $(BUILD_INPUTS)
 	$(PIP) install $(BUILD_TOOLS)
-	$(PIP) install --no-build-isolation -e ".[test]"
+	$(PIP) install --no-build-isolation -e ".[test,ray]"
 	touch $@
 
 install: $(VENV)/.installed

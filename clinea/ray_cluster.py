@@ -1,8 +1,8 @@
 """The Ray cluster that `--ray [ADDRESS]` runs games on (the judge's tables,
 training's fitness evaluations): joined for one run and left after it.
 
-Ray is an optional extra (`pip install clinea[ray]`); only the Ray backends
-import this module, so local runs never load Ray.
+Ray is an optional extra (`pip install clinea[ray]`), imported only here and
+only when a run is joined, so local runs never load it.
 """
 from __future__ import annotations
 
@@ -25,11 +25,15 @@ def import_ray():
 
 
 @contextmanager
-def joined(address: Optional[str]) -> Iterator[object]:
+def joined(address: Optional[str], cpus: Optional[int] = None) -> Iterator[object]:
     """Ray connected to `address` (Ray's forms: "auto", "HOST:PORT",
-    "ray://HOST:PORT"; LOCAL or None starts one on 127.0.0.1 with this
-    machine's CPUs). A process already connected (a test session, a notebook)
-    keeps its connection, which is not closed here."""
+    "ray://HOST:PORT"; LOCAL or None starts one on 127.0.0.1 with `cpus`
+    CPUs, by default this machine's). A process already connected (a test
+    session, a notebook) keeps its connection, which is not closed here."""
+    if address in (None, LOCAL):
+        # Ray turns 127.0.0.1 into the machine's network address unless it is
+        # told that this Ray is no cluster; read when Ray is first imported
+        os.environ.setdefault("RAY_ENABLE_WINDOWS_OR_OSX_CLUSTER", "0")
     ray = import_ray()
     if ray.is_initialized():
         yield ray
@@ -40,7 +44,7 @@ def joined(address: Optional[str]) -> Iterator[object]:
     options = dict(include_dashboard=False, logging_level="WARNING", log_to_driver=True)
     if address in (None, LOCAL):
         # bound to loopback: a local run opens no port to the network
-        ray.init(address=LOCAL, _node_ip_address="127.0.0.1", **options)
+        ray.init(address=LOCAL, num_cpus=cpus, _node_ip_address="127.0.0.1", **options)
     else:
         ray.init(address=address, **options)
     try:

@@ -30,10 +30,7 @@ from typing import Callable, Optional, Sequence
 from clinea.judge.process import STARTUP_GRACE, kill_group
 from clinea.judge.referee import Clock, GameResult
 from clinea.judge.tournament import GameSpec, Player, Runner, close_seats
-from clinea.ray_cluster import cluster_cpus, import_ray, joined, nodes
-
-ray = import_ray()
-from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy  # noqa: E402
+from clinea.ray_cluster import cluster_cpus, joined, nodes
 
 # How often Ray restarts a table that died and replays its game; more
 # failures than that in one run mean something other than bad luck.
@@ -46,7 +43,6 @@ class ProgramUnavailable(SystemExit):
     """Some node cannot start some player program: the run cannot start."""
 
 
-@ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)
 class Table:
     """One worker of the schedule, on whichever node Ray chooses."""
 
@@ -64,7 +60,6 @@ class Table:
         close_seats(self.seats, self.logs)
 
 
-@ray.remote(num_cpus=0)
 def unstartable(commands: dict[str, list[str]], cwd: Optional[str]) -> dict[str, str]:
     """{player: why} for the programs this node cannot start.
 
@@ -100,19 +95,22 @@ def unstartable(commands: dict[str, list[str]], cwd: Optional[str]) -> dict[str,
     return failures
 
 
-def program_cwd(ray_module) -> Optional[str]:
+def program_cwd(ray) -> Optional[str]:
     """Where the tables start the programs: the driver's directory, unless
     the job ships a working directory, which each node unpacks itself."""
-    if "working_dir" in (ray_module.get_runtime_context().runtime_env or {}):
+    if "working_dir" in (ray.get_runtime_context().runtime_env or {}):
         return None
     return os.getcwd()
 
 
-def check_nodes(players: Sequence[Player], cwd: Optional[str]) -> None:
+def check_nodes(ray, players: Sequence[Player], cwd: Optional[str]) -> None:
     """Raises ProgramUnavailable naming every (node, player) that fails."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
     commands = {player.name: player.command for player in players}
+    task = ray.remote(num_cpus=0)(unstartable)
     pending = {
-        unstartable.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
         .remote(commands, cwd): node["NodeManagerAddress"]
         for node in nodes(ray)}
     problems = []
@@ -148,21 +146,22 @@ class RayRunner:
         their games in flight dropped: the finished ones are already logged."""
         if not specs:
             return
-        with joined(self.address):
+        with joined(self.address) as ray:
             cwd = program_cwd(ray)
-            check_nodes(self.players, cwd)
+            check_nodes(ray, self.players, cwd)
             # more tables than CPUs would wait for CPUs that never come
             count = min(self.concurrency or cluster_cpus(ray), cluster_cpus(ray), len(specs))
-            tables = [Table.remote(self.players, self.size, self.clock_factory, count, self.log_dir, index, cwd)
-                      for index in range(count)]
+            remote_table = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(Table)
+            tables = [remote_table.remote(self.players, self.size, self.clock_factory, count, self.log_dir,
+                                          index, cwd) for index in range(count)]
             try:
-                self._deal(tables, specs, on_result)
+                self._deal(ray, tables, specs, on_result)
                 ray.get([table.close.remote() for table in tables])
             finally:
                 for table in tables:
                     ray.kill(table)
 
-    def _deal(self, tables, specs, on_result) -> None:
+    def _deal(self, ray, tables, specs, on_result) -> None:
         todo = collections.deque(specs)
         idle = list(tables)
         playing: dict = {}  # result ref -> (table, spec)

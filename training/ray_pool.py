@@ -15,10 +15,8 @@ from __future__ import annotations
 import contextlib
 from typing import Callable, Optional, Sequence
 
-from clinea.ray_cluster import cluster_cpus, import_ray, joined
+from clinea.ray_cluster import cluster_cpus, joined
 from clinea.training.parallel import chunks
-
-ray = import_ray()
 
 # How often Ray runs a chunk again after its worker died.
 RETRIES = 3
@@ -27,7 +25,6 @@ RETRIES = 3
 CHUNKS_PER_CPU = 4
 
 
-@ray.remote(max_retries=RETRIES)
 def run_chunk(fn: Callable[[list], list], chunk: list) -> list:
     return fn(chunk)
 
@@ -37,21 +34,22 @@ class RayPool:
 
     def __init__(self, address: Optional[str] = None):
         self._stack = contextlib.ExitStack()
-        self._stack.enter_context(joined(address))
-        self.jobs = cluster_cpus(ray)
+        self.ray = self._stack.enter_context(joined(address))
+        self.jobs = cluster_cpus(self.ray)
+        self._run_chunk = self.ray.remote(max_retries=RETRIES)(run_chunk)
 
     def map_chunks(self, fn: Callable[[list], list], items: Sequence) -> list:
         """fn over chunks of `items` on the cluster, the results concatenated
         in the order of `items`."""
-        refs = [run_chunk.remote(fn, chunk) for chunk in chunks(items, CHUNKS_PER_CPU * self.jobs)]
+        refs = [self._run_chunk.remote(fn, chunk) for chunk in chunks(items, CHUNKS_PER_CPU * self.jobs)]
         try:
             out = []
-            for part in ray.get(refs):
+            for part in self.ray.get(refs):
                 out.extend(part)
             return out
         except BaseException:
             for ref in refs:
-                ray.cancel(ref, force=True)
+                self.ray.cancel(ref, force=True)
             raise
 
     def close(self) -> None:

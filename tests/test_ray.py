@@ -1,0 +1,139 @@
+"""The Ray backends end to end, on a real local Ray (127.0.0.1, two CPUs,
+started once per session): a tournament of player programs and a short
+genetic run give what the local backend gives; a worker killed mid-game, a
+driver interrupted and resumed, lose no game and count none twice; a program
+a node cannot start stops the run with a clear error."""
+import csv
+import json
+import os
+import signal
+import subprocess
+import time
+
+import pytest
+
+from judge_helpers import C_LINEA, REPO, bot, live_members, records, run_judge, started_pids
+
+from clinea.judge import cli as judge_cli
+from clinea.training import cli as train_cli
+
+PLAYERS = os.path.join(REPO, "players")
+
+
+def comparable(path) -> list[dict]:
+    """A results file's games by id, without the thinking times (machine noise)."""
+    return sorted(({k: v for k, v in game.items() if k != "times"} for game in records(path)),
+                  key=lambda game: game["id"])
+
+
+def tally(stdout: str) -> list[str]:
+    return [line for line in stdout.splitlines() if "time/move" not in line]
+
+
+def test_tournament_of_programs_on_ray_matches_local(ray_address, tmp_path):
+    # deterministic programs, so every game is decided by the schedule alone
+    options = ["--player", f"greedy={PLAYERS}/greedy", "--player", f"evaluator={PLAYERS}/evaluator --depth 2",
+               "--player", f"alphabeta={PLAYERS}/alphabeta", "--columns", "5", "--rows", "4", "--c", "3",
+               "--p", "10", "--iterations", "4", "--openings", "2", "--seed", "7", "--quiet"]
+    local = run_judge([*options, "--concurrency", "2", "--results", str(tmp_path / "local.jsonl")])
+    assert local.returncode == 0, local.stderr
+    on_ray = run_judge([*options, "--ray", ray_address, "--results", str(tmp_path / "ray.jsonl"),
+                        "--log-dir", str(tmp_path / "logs")], timeout=120)
+    assert on_ray.returncode == 0, on_ray.stderr
+    games = comparable(tmp_path / "ray.jsonl")
+    assert len(games) == 12 and len({game["id"] for game in games}) == 12
+    assert games == comparable(tmp_path / "local.jsonl")
+    assert tally(on_ray.stdout) == tally(local.stdout)
+    # where the run was played is not part of it: a resume may choose again
+    header = json.loads((tmp_path / "ray.jsonl").read_text().splitlines()[0])
+    assert "--ray" not in header["argv"] and ray_address not in header["argv"]
+    # the tables told their players `salir` and left no process behind
+    assert live_members(started_pids(tmp_path / "logs")) == []
+
+
+def wait_for(condition, timeout: float, what: str):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise AssertionError(f"timed out waiting for {what}")
+
+
+def finished(path) -> int:
+    try:
+        return len(records(path))
+    except FileNotFoundError:
+        return 0
+
+
+def test_worker_killed_mid_game_and_driver_interrupted_lose_nothing(ray_address, tmp_path):
+    marks = tmp_path / "marks"
+    results = tmp_path / "r.jsonl"
+    slow = " ".join(bot("slow_marker.py", str(marks), "0.03"))
+    options = ["--player", f"a={slow}", "--player", f"b={slow}", "--player", f"c={slow}",
+               "--columns", "5", "--rows", "4", "--c", "4", "--p", "10", "--iterations", "8", "--seed", "3",
+               "--quiet"]
+    total = 3 * 8
+    driver = subprocess.Popen([C_LINEA, *options, "--ray", ray_address, "--results", str(results)],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: finished(results) >= 2, 90, "the first games")
+        # the tables' processes started the players: kill one while its games go on
+        tables = {int(pid) for pid in marks.read_text().split()}
+        victim = min(tables)
+        os.kill(victim, signal.SIGKILL)
+        # Ray restarts the table, whose new process starts new players
+        wait_for(lambda: {int(pid) for pid in marks.read_text().split()} - tables, 60, "a restarted table")
+        wait_for(lambda: finished(results) >= total // 2, 90, "half of the games")
+        driver.send_signal(signal.SIGINT)
+        _, stderr = driver.communicate(timeout=60)
+    finally:
+        driver.kill()
+    assert driver.returncode == 130, stderr
+    assert "interrupted: finished games are in the results file" in stderr
+    kept = records(results)
+    assert total // 2 <= len(kept) < total
+    assert len({game["id"] for game in kept}) == len(kept)
+
+    resumed = run_judge(["--resume", str(results), "--ray", ray_address, "--quiet"], timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    games = records(results)
+    ids = [game["id"] for game in games]
+    assert len(ids) == total and len(set(ids)) == total
+    assert all(game["reason"] in ("connect", "draw") for game in games)  # the killed game was replayed, not forfeited
+    assert resumed.stdout.startswith(f"{total} games")
+
+
+def test_a_program_a_node_cannot_start_stops_the_run(ray_address, tmp_path, capsys):
+    broken = tmp_path / "broken"
+    broken.write_text("#!/bin/sh\necho \"ModuleNotFoundError: No module named 'clinea'\" >&2\nexit 3\n")
+    broken.chmod(0o755)
+    results = tmp_path / "r.jsonl"
+    with pytest.raises(SystemExit) as stopped:
+        judge_cli.main(["--player", f"ok={PLAYERS}/random", "--player", f"bad={broken}", "--iterations", "2",
+                        "--quiet", "--ray", ray_address, "--results", str(results)])
+    message = str(stopped.value.code)
+    assert "player bad on node 127.0.0.1" in message
+    assert "exited with status 3 (ModuleNotFoundError: No module named 'clinea')" in message
+    assert "player ok" not in message
+    assert records(results) == []
+
+
+def test_genetic_run_on_ray_matches_local(ray_address, tmp_path, capsys):
+    options = ["genetic", "--columns", "6", "--rows", "5", "--population", "8", "--generations", "3",
+               "--fitness", "external", "--external-games", "2", "--seed", "11", "--eval-games", "3", "--quiet"]
+    outputs = {}
+    for name, backend in (("local", ["--jobs", "1"]), ("ray", ["--ray", ray_address])):
+        assert train_cli.main([*options, *backend, "--out", str(tmp_path / name)]) == 0
+        outputs[name] = capsys.readouterr().out
+        assert "wrote" in outputs[name]
+    weights = {name: json.loads((tmp_path / f"{name}.json").read_text()) for name in outputs}
+    assert weights["ray"]["weights"] == weights["local"]["weights"]
+    assert weights["ray"]["info"]["evaluation"] == weights["local"]["info"]["evaluation"]
+    curves = {name: [{k: v for k, v in row.items() if k != "elapsed"}
+                     for row in csv.DictReader(open(tmp_path / f"{name}.csv"))] for name in outputs}
+    assert len(curves["ray"]) == 3 and curves["ray"] == curves["local"]
+    evaluation = [line for line in outputs["ray"].splitlines() if line.startswith("against")]
+    assert evaluation and evaluation == [line for line in outputs["local"].splitlines() if line.startswith("against")]

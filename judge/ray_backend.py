@@ -25,6 +25,7 @@ import collections
 import os
 import subprocess
 import threading
+import time
 from typing import Callable, Optional, Sequence
 
 from clinea.judge.process import STARTUP_GRACE, kill_group
@@ -68,30 +69,25 @@ def unstartable(commands: dict[str, list[str]], cwd: Optional[str]) -> dict[str,
     then; it fails when it cannot be executed or dies with an error status
     (a missing interpreter or module, a wrong path)."""
     failures: dict[str, str] = {}
-
-    def check(name: str, command: list[str]) -> None:
+    started = {}
+    for name, command in commands.items():
         try:
-            proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
-                                    stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+            started[name] = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
         except OSError as error:
             failures[name] = f"cannot start {command[0]!r}: {error.strerror}"
-            return
+    deadline = time.monotonic() + STARTUP_GRACE
+    for name, proc in started.items():
         try:
-            status = proc.wait(timeout=STARTUP_GRACE)
+            status = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             status = 0
+        kill_group(proc)
         if status != 0:
             said = proc.stderr.read().decode("utf-8", "replace").strip().splitlines()
-            failures[name] = f"{command[0]!r} exited with status {status}" + (f" ({said[-1]})" if said else "")
-        kill_group(proc)
+            failures[name] = f"{commands[name][0]!r} exited with status {status}" + (f" ({said[-1]})" if said else "")
         proc.stdin.close()
         proc.stderr.close()
-
-    threads = [threading.Thread(target=check, args=item) for item in commands.items()]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
     return failures
 
 

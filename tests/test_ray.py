@@ -12,7 +12,7 @@ import time
 
 import pytest
 
-from judge_helpers import C_LINEA, REPO, bot, live_members, records, run_judge, started_pids
+from judge_helpers import BOTS, C_LINEA, REPO, bot, live_members, records, run_judge, started_pids
 
 from clinea.judge import cli as judge_cli
 from clinea.training import cli as train_cli
@@ -103,6 +103,26 @@ def test_worker_killed_mid_game_and_driver_interrupted_lose_nothing(ray_address,
     assert len(ids) == total and len(set(ids)) == total
     assert all(game["reason"] in ("connect", "draw") for game in games)  # the killed game was replayed, not forfeited
     assert resumed.stdout.startswith(f"{total} games")
+
+
+def test_programs_run_from_the_working_directory_the_job_ships(ray_address, tmp_path):
+    # what `ray job submit --working-dir .` hands the driver: each node unpacks
+    # its own copy of the directory and the tables start the programs there
+    shipped = tmp_path / "shipped"
+    (shipped / "bots").mkdir(parents=True)
+    for name in ("protocol.py", "where.py", "random_bot.py"):
+        (shipped / "bots" / name).write_bytes(open(os.path.join(BOTS, name), "rb").read())
+        (shipped / "bots" / name).chmod(0o755)
+    seen = tmp_path / "where"
+    env = {**os.environ, "RAY_JOB_CONFIG_JSON_ENV_VAR": json.dumps({"runtime_env": {"working_dir": "."}})}
+    done = run_judge(["--player", f"a=bots/where.py {seen}", "--player", "b=bots/random_bot.py", "--iterations", "2",
+                      "--quiet", "--ray", ray_address], timeout=120, cwd=shipped, env=env)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("2 games")
+    # the node check started it once, the table once: both in the unpacked
+    # copy (which Ray may clear once the job is over), not in the driver's
+    places = seen.read_text().splitlines()
+    assert len(places) == 2 and len(set(places)) == 1 and places[0] != str(shipped)
 
 
 def test_a_program_a_node_cannot_start_stops_the_run(ray_address, tmp_path, capsys):

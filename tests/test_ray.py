@@ -8,6 +8,7 @@ import json
 import os
 import signal
 import subprocess
+import sys
 import time
 
 import pytest
@@ -156,3 +157,20 @@ def test_genetic_run_on_ray_matches_local(ray_address, tmp_path, capsys):
     assert len(curves["ray"]) == 3 and curves["ray"] == curves["local"]
     evaluation = [line for line in outputs["ray"].splitlines() if line.startswith("against")]
     assert evaluation and evaluation == [line for line in outputs["local"].splitlines() if line.startswith("against")]
+
+
+def test_local_runs_never_import_ray(tmp_path):
+    # Ray is an optional extra: without --ray, neither the judge nor training loads it
+    script = f"""
+import sys
+from clinea.judge import cli as judge_cli
+from clinea.training import cli as train_cli
+assert judge_cli.main(["--player", "a={PLAYERS}/random", "--player", "b={PLAYERS}/random", "--iterations", "2",
+                       "--concurrency", "2", "--quiet"]) == 0
+assert train_cli.main(["genetic", "--population", "4", "--generations", "1", "--jobs", "2", "--eval-games", "1",
+                       "--quiet", "--out", "{tmp_path}/g"]) == 0
+print("ray loaded" if "ray" in sys.modules else "ray not loaded")
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == "ray not loaded"

@@ -174,3 +174,50 @@ print("ray loaded" if "ray" in sys.modules else "ray not loaded")
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == "ray not loaded"
+
+
+def descendants_running(task: str) -> list[int]:
+    """The processes under this one (the session's Ray) running `task` now,
+    by the title Ray gives a worker while it runs a task."""
+    parents, titles = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as file:
+                    parents[int(entry)] = int(file.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as file:
+                    titles[int(entry)] = file.read().split(b"\0")[0].decode(errors="replace")
+            except OSError:
+                continue
+
+    def under_us(pid: int) -> bool:
+        while pid > 1:
+            pid = parents.get(pid, 0)
+            if pid == os.getpid():
+                return True
+        return False
+
+    return [pid for pid, title in titles.items() if title.startswith(f"ray::{task}") and under_us(pid)]
+
+
+def test_training_worker_killed_mid_run_gives_the_same_run(ray_address, tmp_path):
+    options = ["genetic", "--columns", "6", "--rows", "5", "--population", "16", "--generations", "12",
+               "--fitness", "external", "--external-games", "2", "--seed", "5", "--eval-games", "2", "--quiet"]
+    train = [sys.executable, "-m", "clinea", "train", *options]
+    driver = subprocess.Popen([*train, "--ray", ray_address, "--out", str(tmp_path / "ray")],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        victims = wait_for(lambda: descendants_running("run_chunk"), 90, "a fitness chunk on Ray")
+        os.kill(victims[0], signal.SIGKILL)
+        _, stderr = driver.communicate(timeout=120)
+    finally:
+        driver.kill()
+    assert driver.returncode == 0, stderr
+    local = subprocess.run([*train, "--jobs", "1", "--out", str(tmp_path / "local")], capture_output=True,
+                           text=True, timeout=120)
+    assert local.returncode == 0, local.stderr
+    weights = {name: json.loads((tmp_path / f"{name}.json").read_text()) for name in ("ray", "local")}
+    assert weights["ray"]["weights"] == weights["local"]["weights"]
+    curves = {name: [{k: v for k, v in row.items() if k != "elapsed"}
+                     for row in csv.DictReader(open(tmp_path / f"{name}.csv"))] for name in ("ray", "local")}
+    assert len(curves["ray"]) == 12 and curves["ray"] == curves["local"]

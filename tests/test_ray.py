@@ -1,8 +1,10 @@
 """The Ray backends end to end, on a real local Ray (127.0.0.1, two CPUs,
 started once per session): a tournament of player programs and a short
-genetic run give what the local backend gives; a worker killed mid-game, a
-driver interrupted and resumed, lose no game and count none twice; a program
-a node cannot start stops the run with a clear error."""
+genetic run give what the local backend gives; a judge worker killed
+mid-game, a driver interrupted and resumed, lose no game and count none
+twice; a training worker killed mid-run changes nothing; programs run from
+the directory a job ships; a program a node cannot start stops the run with
+a clear error; local runs never load Ray."""
 import csv
 import json
 import os

@@ -17,7 +17,7 @@ import threading
 from typing import Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS
-from clinea.judge.process import kill_all
+from clinea.judge.player_process import kill_all
 from clinea.judge.referee import Clock, GameResult
 from clinea.judge.report import summary
 from clinea.judge.results import ResultLog

@@ -15,11 +15,10 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from clinea.core import Board
+from clinea.protocol import COLOURS, DRAW as DRAWN, LOSS as LOST, WIN as WON
 from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
 from clinea.players.bot import Bot
 
-COLOURS = ("azul", "rojo")
-WON, LOST, DRAWN = "ganaste", "perdiste", "empataron"
 
 # The reasons a game ends; a forfeit reason may carry details after a colon.
 CONNECT, DRAW = "connect", "draw"

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Optional, Sequence
 
 from clinea.core import Board
-from clinea.judge.process import ProcessSeat
+from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
 from clinea.judge.stats import Sprt
 

@@ -17,8 +17,8 @@ from typing import Callable, Optional, Sequence
 
 from clinea.core import Board
 from clinea.judge.process_seat import ProcessSeat
+from clinea.judge.record import GameRecord
 from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
-from clinea.judge.stats import Sprt
 
 
 @dataclass
@@ -100,20 +100,13 @@ def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
     return specs
 
 
-def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) -> dict:
+def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) -> GameRecord:
+    """The results-file record of a game played from `spec`."""
     names = (spec.first, spec.second)
-    return {
-        "id": spec.id,
-        "columns": size[0], "rows": size[1], "c": size[2], "p": size[3],
-        "players": list(names),
-        "colours": list(spec.colours),
-        "opening": spec.opening,
-        "moves": result.moves,
-        "times": [round(t, 6) for t in result.times],
-        "winner": None if result.winner is None else names[result.winner],
-        "reason": result.reason,
-        "forfeit": None if result.forfeit is None else names[result.forfeit],
-    }
+    return GameRecord(spec.id, *size, names, tuple(spec.colours), tuple(spec.opening), tuple(result.moves),
+                      tuple(round(t, 6) for t in result.times),
+                      None if result.winner is None else names[result.winner], result.reason,
+                      None if result.forfeit is None else names[result.forfeit])
 
 
 class Runner:
@@ -198,16 +191,3 @@ class Runner:
 
 def safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
-
-
-def sprt_stop(sprt: Sprt, a: str, records: Sequence[dict]) -> Optional[str]:
-    """The SPRT verdict for player `a` over the finished games, or None."""
-    wins = losses = draws = 0
-    for rec in records:
-        if rec["winner"] is None:
-            draws += 1
-        elif rec["winner"] == a:
-            wins += 1
-        else:
-            losses += 1
-    return sprt.verdict(wins, losses, draws)

@@ -28,6 +28,9 @@ from clinea.judge import reaper
 MAX_LINE = 4096
 # How much of its stderr per game a player may write into the transcript.
 STDERR_LOG_LIMIT = 64 * 1024
+# While waiting for a line, how often to look whether the player has died
+# (its descendants may hold stdout open, so no end of output would come).
+EXIT_CHECK = 0.25
 # Lines of stderr kept to say why a player died.
 STDERR_TAIL = 5
 
@@ -180,8 +183,8 @@ class PlayerProcess:
                 return line.decode("utf-8", "replace").rstrip("\r")
             if len(self.buffer) > MAX_LINE:
                 raise Overlong
-            wait = None if deadline is None else deadline - time.monotonic()
-            if wait is not None and wait <= 0:
+            wait = EXIT_CHECK if deadline is None else min(deadline - time.monotonic(), EXIT_CHECK)
+            if wait <= 0:
                 raise Silent
             ready, _, _ = select.select([self.stdout], [], [], wait)
             if ready:
@@ -189,6 +192,9 @@ class PlayerProcess:
                 if not chunk:
                     raise Closed
                 self.buffer += chunk
+            elif self.proc.poll() is not None:
+                # the player died but something it started holds the pipe open
+                raise Closed
 
     def unread_output(self) -> bytes:
         """What the player wrote that nobody read yet (b"" if nothing)."""

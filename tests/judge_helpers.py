@@ -82,3 +82,23 @@ def replay_transcript(lines, columns, rows, c, p) -> int:
             game.play(col)
         i += 1
     return games
+
+
+def tagged_processes(tag: str) -> list[int]:
+    """Living processes whose environment carries `HOSTILE_TAG=tag`: every
+    process a test's judge started, wherever it went (setsid, double fork)."""
+    wanted = f"HOSTILE_TAG={tag}".encode()
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as file:
+                state = file.read().rsplit(")", 1)[1].split()[0]
+            with open(f"/proc/{entry}/environ", "rb") as file:
+                environ = file.read().split(b"\0")
+        except OSError:
+            continue
+        if state != "Z" and wanted in environ:
+            found.append(int(entry))
+    return found

@@ -1,9 +1,12 @@
 """Games per second through the judge on 7x6, random against random:
-player processes over the protocol (one process per player, reused), and
-in process through play_bots (what training uses). Prints medians of a few
-repeats; the machine is shared, so single runs mean little."""
+player processes over the protocol (one process per player, reused), with
+the CPU milliseconds per game of the judge and of the two players apart
+(the rest of the wall time is the pipes' round trips and the scheduler);
+and in process through play_bots (what training uses). Prints medians of a
+few repeats; the machine is shared, so single runs mean little."""
 import argparse
 import os
+import resource
 import statistics
 import sys
 import time
@@ -17,13 +20,22 @@ RANDOM = os.path.join(REPO, "players", "random")
 SIZE = (7, 6, 4, 21)
 
 
-def subprocess_rate(games: int) -> float:
+def cpu_seconds(who: int) -> float:
+    usage = resource.getrusage(who)
+    return usage.ru_utime + usage.ru_stime
+
+
+def subprocess_rate(games: int) -> tuple[float, float, float]:
+    """(games/s, judge CPU ms per game, players' CPU ms per game, start-up included)."""
     players = [Player("azul", [RANDOM]), Player("rojo", [RANDOM])]
     runner = Runner(players, SIZE, lambda: Clock(per_move=30.0))
     specs = course_schedule("azul", "rojo", games, None, 1, SIZE)
+    judge_cpu, players_cpu = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     runner.run(specs, lambda spec, result: None)
-    return games / (time.perf_counter() - start)
+    wall = time.perf_counter() - start
+    return (games / wall, 1000 * (cpu_seconds(resource.RUSAGE_SELF) - judge_cpu) / games,
+            1000 * (cpu_seconds(resource.RUSAGE_CHILDREN) - players_cpu) / games)
 
 
 def in_process_rate(games: int) -> float:
@@ -40,11 +52,14 @@ def main() -> int:
     parser.add_argument("--subprocess-games", type=int, default=200)
     parser.add_argument("--in-process-games", type=int, default=5000)
     args = parser.parse_args()
-    sub = [subprocess_rate(args.subprocess_games) for _ in range(args.repeats)]
+    runs = [subprocess_rate(args.subprocess_games) for _ in range(args.repeats)]
+    sub = [rate for rate, _, _ in runs]
     inproc = [in_process_rate(args.in_process_games) for _ in range(args.repeats)]
     print(f"judge, random vs random on 7x6, median of {args.repeats} runs:")
     print(f"  subprocesses (protocol): {statistics.median(sub):8,.0f} games/s "
           f"(min {min(sub):,.0f}, max {max(sub):,.0f}; {args.subprocess_games} games per run)")
+    print(f"    CPU per game: judge {statistics.median(r[1] for r in runs):.2f} ms, "
+          f"both players {statistics.median(r[2] for r in runs):.2f} ms (their start-up included)")
     print(f"  in process (play_bots) : {statistics.median(inproc):8,.0f} games/s "
           f"(min {min(inproc):,.0f}, max {max(inproc):,.0f}; {args.in_process_games} games per run)")
     return 0

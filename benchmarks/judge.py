@@ -32,7 +32,7 @@ def subprocess_rate(games: int) -> tuple[float, float, float]:
     specs = course_schedule("azul", "rojo", games, None, 1, SIZE)
     judge_cpu, players_cpu = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    runner.run(specs, lambda spec, result: None)
+    runner.run(specs, lambda record: None)
     wall = time.perf_counter() - start
     return (games / wall, 1000 * (cpu_seconds(resource.RUSAGE_SELF) - judge_cpu) / games,
             1000 * (cpu_seconds(resource.RUSAGE_CHILDREN) - players_cpu) / games)

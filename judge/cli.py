@@ -18,12 +18,13 @@ from typing import Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS
 from clinea.judge.player_process import kill_all
-from clinea.judge.referee import Clock, GameResult
+from clinea.judge.referee import Clock
 from clinea import protocol
 from clinea.judge.report import Standings, summary
 from clinea.judge.results import ResultLog, ResultsError, check_writable, read_header
 from clinea.judge.stats import Sprt, SprtDecision, sprt_decision
-from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, record, tournament_schedule
+from clinea.judge.record import GameRecord
+from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
@@ -288,8 +289,10 @@ def run(argv: list[str]) -> int:
     names = [p.name for p in players]
     if course:
         specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings)
+        scheduled = args.games
     else:
         specs = tournament_schedule(names, args.schedule, args.games, args.seed, size, args.openings)
+        scheduled = args.games * len(pairings(names, args.schedule))
 
     standings = Standings()
     path = args.resume or args.results
@@ -301,8 +304,7 @@ def run(argv: list[str]) -> int:
             parser.error(f"{'--resume' if args.resume else '--results'} {error}")
         if log.header is None:
             log.write_header({"argv": run_argv})
-        specs = [spec for spec in specs if spec.id not in log.done]
-        log.done.clear()  # the schedule is filtered: the ids are not needed any more
+        specs = (spec for spec in specs if spec.id not in log.done)
 
     humans = any(p.command is None for p in players)
     sprt = Sprt(*args.sprt) if args.sprt else None
@@ -329,17 +331,16 @@ def run(argv: list[str]) -> int:
 
     runner = Runner(players, size, clock_factory, 1 if humans else args.concurrency, args.log_dir,
                     human_factory, on_move_factory)
-    total = len(specs) + standings.games
+    total = scheduled
     bar = None
     if total > 1 and not args.quiet and not args.ui and not humans:
         from tqdm import tqdm
         bar = tqdm(total=total, initial=standings.games, unit="game", file=sys.stderr, dynamic_ncols=True)
 
-    def on_result(spec: GameSpec, result: GameResult) -> None:
+    def on_record(rec: GameRecord) -> None:
         nonlocal decision
         if interrupted.is_set():
             return  # a game cut short by the kill of the interrupt is no result
-        rec = record(spec, size, result)
         standings.add(rec)
         if log is not None:
             log.append(rec)
@@ -347,7 +348,7 @@ def run(argv: list[str]) -> int:
             bar.update(1)
         if args.ui or humans:
             who = "draw" if rec.winner is None else f"{rec.winner} wins"
-            print(f"game {spec.id}: {who} ({result.reason})", flush=True)
+            print(f"game {rec.id}: {who} ({rec.reason})", flush=True)
         if sprt is not None and decision is None:
             decision = decide()
             if decision is not None:
@@ -358,7 +359,7 @@ def run(argv: list[str]) -> int:
         if sprt is not None:
             decision = decide()
         if decision is None:
-            runner.run(specs, on_result)
+            runner.run(specs, on_record)
     except KeyboardInterrupt:
         interrupted.set()
         runner.stop.set()

@@ -9,11 +9,10 @@ logged.
 from __future__ import annotations
 
 import os
-import queue
 import random
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from clinea.core import Board
 from clinea.judge.process_seat import ProcessSeat
@@ -50,12 +49,12 @@ def random_opening(rng: random.Random, size: tuple[int, int, int, int], plies: i
 
 
 def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed: int,
-                    size: tuple[int, int, int, int], openings: int = 0) -> list[GameSpec]:
+                    size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
-    openings, games go in pairs from the same opening with the first move swapped."""
+    openings, games go in pairs from the same opening with the first move swapped.
+    Made as they are played: a million games cost no memory up front."""
     rng = random.Random(seed)
-    specs = []
     opening: list[int] = []
     for k in range(games):
         if openings:
@@ -66,8 +65,7 @@ def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed:
             blue_first = rng.random() < 0.5 if first is None else first == "azul"
         names = (blue, red) if blue_first else (red, blue)
         colours = ("azul", "rojo") if blue_first else ("rojo", "azul")
-        specs.append(GameSpec(f"{k}", names[0], names[1], colours, list(opening)))
-    return specs
+        yield GameSpec(f"{k}", names[0], names[1], colours, list(opening))
 
 
 def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
@@ -78,12 +76,11 @@ def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
 
 
 def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
-                        size: tuple[int, int, int, int], openings: int = 0) -> list[GameSpec]:
+                        size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
     """Every pairing plays `games` games: game k has player A first when k is
     even, and A azul when k // 2 is even, so each four games cover every
     colour and move order; with openings, games 2j and 2j+1 share one."""
     rng = random.Random(seed)
-    specs = []
     for a, b in pairings(names, kind):
         opening: list[int] = []
         for k in range(games):
@@ -93,11 +90,9 @@ def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
             a_colour = COLOURS[(k // 2) % 2]
             b_colour = COLOURS[1 - (k // 2) % 2]
             if a_first:
-                spec = GameSpec(f"{a}|{b}|{k}", a, b, (a_colour, b_colour), list(opening))
+                yield GameSpec(f"{a}|{b}|{k}", a, b, (a_colour, b_colour), list(opening))
             else:
-                spec = GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
-            specs.append(spec)
-    return specs
+                yield GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
 
 
 def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) -> GameRecord:
@@ -107,6 +102,15 @@ def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) 
                       tuple(round(t, 6) for t in result.times),
                       None if result.winner is None else names[result.winner], result.reason,
                       None if result.forfeit is None else names[result.forfeit])
+
+
+def play_game(seats: dict[str, Seat], spec: GameSpec, size: tuple[int, int, int, int], clock: Clock,
+              on_move=None) -> GameRecord:
+    """One game from its spec to its record, on `seats` (by player name),
+    which stay open for the next game: the unit any runner schedules."""
+    result = referee((seats[spec.first], seats[spec.second]), Board(*size), spec.opening, clock,
+                     spec.colours, on_move)
+    return record(spec, size, result)
 
 
 class Runner:
@@ -144,28 +148,26 @@ class Runner:
             seats[name] = ProcessSeat(name, player.command, log)
         return seats, logs
 
-    def run(self, specs: Sequence[GameSpec], on_result: Callable[[GameSpec, GameResult], None]) -> None:
-        """Plays `specs`, calling `on_result` (under a lock) as each game ends;
-        `self.stop` set by on_result (SPRT) ends the run after the games in flight."""
-        todo: queue.Queue = queue.Queue()
-        for spec in specs:
-            todo.put(spec)
+    def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
+        """Plays `specs` (taken one at a time, as workers get free), calling
+        `on_record` (under a lock) as each game ends; `self.stop` set by
+        on_record (SPRT) ends the run after the games in flight."""
+        todo = iter(specs)
+        taking = threading.Lock()
         errors: list[BaseException] = []
 
         def worker(index: int) -> None:
             seats, logs = self.seats_for_worker(index)
             try:
                 while not self.stop.is_set():
-                    try:
-                        spec = todo.get_nowait()
-                    except queue.Empty:
+                    with taking:
+                        spec = next(todo, None)
+                    if spec is None:
                         return
-                    pair = (seats[spec.first], seats[spec.second])
                     on_move = self.on_move_factory(spec) if self.on_move_factory else None
-                    result = referee(pair, Board(*self.size), spec.opening, self.clock_factory(),
-                                     spec.colours, on_move)
+                    game = play_game(seats, spec, self.size, self.clock_factory(), on_move)
                     with self.lock:
-                        on_result(spec, result)
+                        on_record(game)
             except BaseException as error:  # surfaced in the main thread below
                 errors.append(error)
                 self.stop.set()

@@ -1,7 +1,6 @@
 """Runs that go wrong from the outside: results files that are not what they
 should be, --resume on the wrong file, an interrupted run, an SPRT decided
 while other games are still being played, a bad program string."""
-import json
 import signal
 import subprocess
 import time

@@ -11,23 +11,15 @@ import time
 
 import pytest
 
+from judge_helpers import processes
+
 CLINEA = os.path.join(os.path.dirname(sys.executable), "clinea")
 
 
-def workers_of(group: int) -> list[str]:
-    """Command lines of the pool workers still in the process group."""
-    found = []
-    for entry in os.listdir("/proc"):
-        try:
-            with open(f"/proc/{entry}/stat") as file:
-                fields = file.read().rsplit(")", 1)[1].split()
-            with open(f"/proc/{entry}/cmdline", "rb") as file:
-                command = file.read().replace(b"\0", b" ").decode()
-        except (OSError, ValueError):
-            continue
-        if int(fields[2]) == group and fields[0] != "Z" and "spawn_main" in command:
-            found.append(command)
-    return found
+def workers_of(group: int) -> list[int]:
+    """The pool workers still running in the process group."""
+    return [pid for pid, state, pgrp, command in processes("cmdline")
+            if pgrp == group and state != "Z" and b"spawn_main" in command]
 
 
 @pytest.mark.parametrize("jobs,how", [("1", signal.SIGINT), ("2", signal.SIGINT), ("2", signal.SIGTERM)])

@@ -8,7 +8,7 @@ none is left. The judge is a child subreaper (Linux), so orphans of a killed
 player become the judge's children and are reaped here, not left as zombies
 of init.
 
-`python -m clinea.judge.reaper RUN` is the watchdog a judge starts: it
+`python -S reaper.py RUN` is the watchdog a judge starts: it
 waits for end of input, which comes when the judge exits *or is killed*
 (SIGKILL included), and then kills every process marked with RUN. Standard
 library only: it must start fast and import nothing that could fail.

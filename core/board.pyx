@@ -442,19 +442,26 @@ def _rebuild(columns, rows, c, p, moves):
 
 def parse_moves(text: str, columns: int) -> list[int]:
     """1-based move text to 0-based columns. Digits when there are no
-    separators, else comma/space separated numbers. Raises ValueError naming
+    separators, else numbers separated by commas or blanks; an empty number
+    (`1,,2`, `1,2,`, `,`) is an error, not skipped. Raises ValueError naming
     the offending position."""
     text = text.strip()
     if not text:
         return []
-    if "," in text or " " in text:
-        tokens = [t for t in text.replace(",", " ").split()]
+    if "," in text:
+        tokens = [t.strip() for t in text.split(",")]
+    elif " " in text:
+        tokens = text.split()
     else:
         tokens = list(text)
     moves = []
     for index, token in enumerate(tokens):
-        if not token.isdigit():
-            raise ValueError(f"move {index + 1}: {token!r} is not a column number")
+        if not token:
+            raise ValueError(f"move {index + 1}: empty (a comma with no column number before or after it)")
+        if not (token.isascii() and token.isdigit()):
+            raise ValueError(f"move {index + 1}: {token[:20]!r} is not a column number")
+        if len(token) > len(str(columns)):
+            raise ValueError(f"move {index + 1}: column {token[:20]}... is out of range: allowed 1..{columns}")
         col = int(token)
         if not 1 <= col <= columns:
             raise ValueError(f"move {index + 1}: column {col} is out of range: allowed 1..{columns}")

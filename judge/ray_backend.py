@@ -3,7 +3,7 @@
 Each local worker of clinea.judge.tournament.Runner becomes a Ray actor, a
 "table" that owns one process per player and keeps it from game to game, as
 the local worker does; the driver hands every idle table the next game and
-logs each result the moment it comes back, through the same `on_result` as a
+logs each result the moment it comes back, through the same `on_record` as a
 local run, so records, results file, tally and --resume are the same.
 
 A table whose process dies mid-game (a node lost, a worker killed) is
@@ -23,13 +23,15 @@ from __future__ import annotations
 
 import collections
 import os
+import signal
 import subprocess
 import threading
 import time
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
-from clinea.judge.process import STARTUP_GRACE, kill_group
-from clinea.judge.referee import Clock, GameResult
+from clinea.judge.process_seat import STARTUP_GRACE
+from clinea.judge.record import GameRecord
+from clinea.judge.referee import Clock
 from clinea.judge.tournament import GameSpec, Player, Runner, close_seats
 from clinea.ray_cluster import cluster_cpus, joined, nodes
 
@@ -54,7 +56,7 @@ class Table:
         self.runner = Runner(players, size, clock_factory, concurrency, log_dir)
         self.seats, self.logs = self.runner.seats_for_worker(index)
 
-    def play(self, spec: GameSpec) -> GameResult:
+    def play(self, spec: GameSpec) -> GameRecord:
         return self.runner.play(self.seats, spec)
 
     def close(self) -> None:
@@ -82,7 +84,11 @@ def unstartable(commands: dict[str, list[str]], cwd: Optional[str]) -> dict[str,
             status = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
         except subprocess.TimeoutExpired:
             status = 0
-        kill_group(proc)
+        try:  # the probe runs in a session of its own: its group is all it started
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
         if status != 0:
             said = proc.stderr.read().decode("utf-8", "replace").strip().splitlines()
             failures[name] = f"{commands[name][0]!r} exited with status {status}" + (f" ({said[-1]})" if said else "")
@@ -120,7 +126,7 @@ def check_nodes(ray, players: Sequence[Player], cwd: Optional[str]) -> None:
 
 
 class RayRunner:
-    """The local Runner's `run(specs, on_result)` and `stop`, on Ray tables.
+    """The local Runner's `run(specs, on_record)` and `stop`, on Ray tables.
 
     `concurrency` None means one table per CPU of the cluster."""
 
@@ -135,11 +141,12 @@ class RayRunner:
         self.log_dir = log_dir
         self.stop = threading.Event()
 
-    def run(self, specs: Sequence[GameSpec], on_result: Callable[[GameSpec, GameResult], None]) -> None:
-        """Plays `specs`, calling `on_result` in this thread as each game
+    def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
+        """Plays `specs`, calling `on_record` in this thread as each game
         ends; after `stop` is set, the games in flight finish and no other
         starts. On any exception (Ctrl-C included) the tables are killed and
         their games in flight dropped: the finished ones are already logged."""
+        specs = list(specs)  # the deal needs the count; a cluster's run is not a million games
         if not specs:
             return
         with joined(self.address) as ray:
@@ -151,13 +158,13 @@ class RayRunner:
             tables = [remote_table.remote(self.players, self.size, self.clock_factory, count, self.log_dir,
                                           index, cwd) for index in range(count)]
             try:
-                self._deal(ray, tables, specs, on_result)
+                self._deal(ray, tables, specs, on_record)
                 ray.get([table.close.remote() for table in tables])
             finally:
                 for table in tables:
                     ray.kill(table)
 
-    def _deal(self, ray, tables, specs, on_result) -> None:
+    def _deal(self, ray, tables, specs, on_record) -> None:
         todo = collections.deque(specs)
         idle = list(tables)
         playing: dict = {}  # result ref -> (table, spec)
@@ -170,5 +177,5 @@ class RayRunner:
             done, _ = ray.wait(list(playing), num_returns=1, timeout=POLL)
             for ref in done:
                 table, spec = playing.pop(ref)
-                on_result(spec, ray.get(ref))
+                on_record(ray.get(ref))
                 idle.append(table)

@@ -11,9 +11,9 @@ import sys
 from typing import IO, Callable
 
 from clinea.core import Board
-from clinea.players import protocol
+from clinea import protocol
 from clinea.players.bot import Bot, FunctionBot
-from clinea.players.protocol import ProtocolError
+from clinea.protocol import ProtocolError
 
 EXIT_OK, EXIT_BOT_ERROR, EXIT_PROTOCOL_ERROR = 0, 1, 2
 

@@ -32,7 +32,7 @@ def bare_env(**extra) -> dict:
 def judged(tmp_path, blue: list[str], red: list[str], games: int = 4, env=None, cwd=None) -> list[dict]:
     """Plays `games` games between two programs; returns their records,
     after checking that nobody forfeited."""
-    results = tmp_path / "games.jsonl"
+    results = tmp_path / f"games{len(list(tmp_path.glob('games*.jsonl')))}.jsonl"  # a new run, a new file
     done = run_judge(["--blue_player", *blue, "--red_player", *red, "--iterations", str(games),
                       "--results", str(results)], timeout=120, env=env, cwd=cwd)
     assert done.returncode == 0, done.stdout + done.stderr

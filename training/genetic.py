@@ -21,8 +21,12 @@ class GeneticConfig:
     pmut: float = 0.005
     selection: int = 2              # 1: random pairs from the fitter half; 2: tournaments
     fitness: int = 2                # 1: share not lost; 2: points; see `external`
-    external: bool = False          # score against randomized minimax instead of a round robin
+    external: bool = False          # score against a fixed opponent instead of a round robin
     external_games: int = 10        # per colour, when external
+    # when external: "minimax" (randomized, depth 4) or "random"; on large
+    # boards with long lines greedy-against-greedy games are nearly all draws,
+    # so a round robin ranks nobody, while random still loses some games
+    external_opponent: str = "minimax"
     whole_vectors: bool = False
     elite_never_mutates: bool = False
     low: float = -1.0
@@ -40,6 +44,8 @@ class GeneticConfig:
             raise ValueError(f"--selection {self.selection} is out of range: allowed 1 or 2")
         if self.fitness not in FITNESS:
             raise ValueError(f"--fitness {self.fitness} is out of range: allowed 1 or 2")
+        if self.external_opponent not in ("minimax", "random"):
+            raise ValueError(f"external opponent {self.external_opponent!r} is unknown: allowed minimax, random")
         if not -1.0 <= self.low < self.high <= 1.0:
             raise ValueError(f"--min {self.low} / --max {self.high}: allowed -1 <= min < max <= 1")
 
@@ -112,9 +118,9 @@ def next_generation(population: Sequence[Sequence[float]], fitness: Sequence[flo
 
 def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: int) -> list[float]:
     """Fitness of everyone: a round robin (every pair twice, both colours) or,
-    when external, games against randomized minimax, half moving first."""
+    when external, games against the external opponent, half moving first."""
     if config.external:
-        games = versus(population, geometry, c, "minimax", config.external_games, seed, runner)
+        games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner)
     else:
         games = round_robin(population, geometry, c, runner)
     score = FITNESS[config.fitness]
@@ -122,8 +128,11 @@ def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: 
 
 
 def run(geometry, config: GeneticConfig, budget, recorder, runner, seed: int,
-        seeds: Sequence[Sequence[float]] = ()) -> tuple[list[float], float]:
-    """Evolves until the budget is spent; returns (best weights, its fitness)."""
+        seeds: Sequence[Sequence[float]] = (), watch=None) -> tuple[list[float], float]:
+    """Evolves until the budget is spent; returns (best weights, its fitness).
+    `watch(generation, best weights)`, when given, sees every generation's
+    best: fitness is relative to the population, so a curve that means
+    something across generations needs a fixed yardstick outside it."""
     config.check()
     c = geometry.c
     rng = random.Random(seed)
@@ -137,6 +146,8 @@ def run(geometry, config: GeneticConfig, budget, recorder, runner, seed: int,
     while True:
         generation += 1
         recorder.record(generation, summary(fitness))
+        if watch is not None:
+            watch(generation, population[max(range(len(population)), key=lambda i: fitness[i])])
         if not budget.more(generation):
             break
         population = next_generation(population, fitness, config, gene_slices, rng)

@@ -1,0 +1,89 @@
+"""The reproduction's plots: curves over seeds drawn as the median with the
+min-max band, so one lucky seed cannot pass for the trend."""
+from __future__ import annotations
+
+import statistics
+from typing import Sequence
+
+import matplotlib
+
+matplotlib.use("Agg")  # files only: CI and servers have no display
+import matplotlib.pyplot as plt  # noqa: E402
+
+OPPONENT_NAMES = {"minimax": "randomized minimax, depth 4"}
+
+
+def _band(axes, x: Sequence[float], per_seed: Sequence[Sequence[float]], label: str, style: str = "-") -> None:
+    """Median over seeds as a line, min..max as a shaded band; `per_seed`
+    holds one list per seed, aligned with `x` (shorter lists end early)."""
+    points = [(xi, [s[k] for s in per_seed if k < len(s) and s[k] is not None]) for k, xi in enumerate(x)]
+    points = [(xi, vs) for xi, vs in points if vs]
+    if not points:
+        return
+    xs = [xi for xi, _ in points]
+    line, = axes.plot(xs, [statistics.median(vs) for _, vs in points], style,
+                      label=f"{label} (median of {len(per_seed)} seeds, band: min-max)")
+    axes.fill_between(xs, [min(vs) for _, vs in points], [max(vs) for _, vs in points],
+                      color=line.get_color(), alpha=0.2)
+
+
+def _save(figure, axes, path, title: str) -> None:
+    axes.set_title(title)
+    axes.grid(alpha=0.3)
+    axes.legend(fontsize="small", loc="best")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
+
+
+def genetic_curves(path, title: str, references: dict[str, list[list[tuple[int, float]]]],
+                   fitness: list[list[float]]) -> None:
+    """Top: each generation's best against fixed opponents (win rate, %);
+    bottom: its fitness within its own population, which moves with the
+    population and so is no yardstick on its own."""
+    figure, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
+    for name, per_seed in references.items():
+        x = sorted({g for s in per_seed for g, _ in s})
+        aligned = [[dict(s).get(g) for g in x] for s in per_seed]
+        _band(top, x, aligned, f"best vs {OPPONENT_NAMES.get(name, name)}", "-o")
+    top.set_ylabel("games won by the\ngeneration's best (%)")
+    top.set_ylim(-2, 102)
+    top.set_title(title)
+    top.grid(alpha=0.3)
+    top.legend(fontsize="small", loc="lower right")
+    _band(bottom, list(range(1, 1 + max(len(s) for s in fitness))), fitness, "best fitness in its population")
+    bottom.set_xlabel("generation")
+    bottom.set_ylabel("fitness (relative\nto the population)")
+    _save(figure, bottom, path, "")
+
+
+def grid_curves(path, title: str, wins: list[list[float]], losses: list[list[float]], games: int) -> None:
+    """The champion's wins and losses after every grid step (the report's figure 5)."""
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    steps = list(range(1, 1 + max(len(s) for s in wins)))
+    _band(axes, steps, wins, "champion's wins")
+    _band(axes, steps, losses, "champion's losses", "--")
+    axes.set_xlabel("grid step (one pair of weights)")
+    axes.set_ylabel(f"games out of {games}")
+    _save(figure, axes, path, title)
+
+
+def lms_curves(path, title: str, win_rates: list[list[float]]) -> None:
+    """The learner's share of games won in each iteration of self-play."""
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    _band(axes, list(range(1, 1 + max(len(s) for s in win_rates))), [[100 * v for v in s] for s in win_rates],
+          "learner's wins against its previous self")
+    axes.set_xlabel("iteration")
+    axes.set_ylabel("games won (%)")
+    _save(figure, axes, path, title)
+
+
+def search_curves(path, title: str, depths: Sequence[int], nodes: dict[str, list[float]]) -> None:
+    """Nodes per move against depth, log scale, one line per search."""
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    for label, values in nodes.items():
+        axes.plot(depths[:len(values)], values, "-o", label=label)
+    axes.set_yscale("log")
+    axes.set_xlabel("depth (plies)")
+    axes.set_ylabel("nodes per move (median, log scale)")
+    _save(figure, axes, path, title)

@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clinea.core.features import feature_count, feature_groups
+from clinea.training import parametrisation
 from clinea.training.fitness import FITNESS, round_robin, summary, versus
 
 
@@ -29,6 +30,7 @@ class GeneticConfig:
     external_opponent: str = "minimax"
     whole_vectors: bool = False
     elite_never_mutates: bool = False
+    parametrisation: str = "clinea"  # or "report": its 28 parameters for c = 4
     low: float = -1.0
     high: float = 1.0
     tournament_share: float = 0.2
@@ -46,15 +48,21 @@ class GeneticConfig:
             raise ValueError(f"--fitness {self.fitness} is out of range: allowed 1 or 2")
         if self.external_opponent not in ("minimax", "random"):
             raise ValueError(f"external opponent {self.external_opponent!r} is unknown: allowed minimax, random")
+        if self.parametrisation not in parametrisation.NAMES:
+            raise ValueError(f"parametrisation {self.parametrisation!r} is unknown: "
+                             f"allowed {', '.join(parametrisation.NAMES)}")
+        if self.whole_vectors and self.parametrisation != "clinea":
+            raise ValueError("--whole-vectors needs the clinea parametrisation (its run vectors are the genes)")
         if not -1.0 <= self.low < self.high <= 1.0:
             raise ValueError(f"--min {self.low} / --max {self.high}: allowed -1 <= min < max <= 1")
 
 
-def genes(c: int, whole_vectors: bool) -> list[tuple[int, int]]:
-    """[(start, stop)] of each gene in the flat vector."""
+def genes(c: int, whole_vectors: bool, length: int | None = None) -> list[tuple[int, int]]:
+    """[(start, stop)] of each gene in the flat vector (`length` numbers,
+    by default clinea's feature_count(c))."""
     if whole_vectors:
         return [(start, stop) for _, start, stop in feature_groups(c) if stop > start]
-    return [(i, i + 1) for i in range(feature_count(c))]
+    return [(i, i + 1) for i in range(feature_count(c) if length is None else length)]
 
 
 def random_individual(length: int, low: float, high: float, rng: random.Random) -> list[float]:
@@ -136,11 +144,15 @@ def run(geometry, config: GeneticConfig, budget, recorder, runner, seed: int,
     config.check()
     c = geometry.c
     rng = random.Random(seed)
-    length = feature_count(c)
+    length = parametrisation.length(config.parametrisation, c)
     population = [list(s) for s in seeds][:config.population]
+    for individual in population:
+        if len(individual) != length:
+            raise ValueError(f"a seeded individual has {len(individual)} weights: the {config.parametrisation} "
+                             f"parametrisation has {length} for c={c}")
     while len(population) < config.population:
         population.append(random_individual(length, config.low, config.high, rng))
-    gene_slices = genes(c, config.whole_vectors)
+    gene_slices = genes(c, config.whole_vectors, length)
     generation = 0
     fitness = evaluate(population, geometry, c, config, runner, rng.getrandbits(63))
     while True:

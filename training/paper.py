@@ -41,6 +41,8 @@ class Row:
 ROWS = [
     Row("ga", "GA, selection 2, fitness 2, pop 50, 150 gen, pmut 0.005, pcross 0.4", 96.3, "genetic",
         settings=dict(GA_REPORT), quick=dict(GA_QUICK)),
+    Row("ga-28", "the same GA over the report's 28 parameters (own and opponent run weights apart)", 96.3,
+        "genetic", settings={**GA_REPORT, "parametrisation": "report"}, quick={**GA_QUICK}),
     Row("ga-external", "GA, external fitness: 25+25 games vs randomized depth-4 minimax", 97.2, "genetic",
         settings={**GA_REPORT, "fitness": "external", "external_games": 25},
         quick={**GA_QUICK, "population": 4, "generations": 2, "external_games": 2}),
@@ -70,7 +72,8 @@ def genetic_config(settings: dict) -> genetic.GeneticConfig:
         selection=settings["selection"], fitness=2 if external else int(fitness), external=external,
         external_games=settings.get("external_games", 10),
         external_opponent="random" if fitness == "random" else "minimax",
-        elite_never_mutates=settings.get("elite_never_mutates", False))
+        elite_never_mutates=settings.get("elite_never_mutates", False),
+        parametrisation=settings.get("parametrisation", "clinea"))
 
 
 def train(row: Row, quick: bool, seed: int, runner, csv_path, watch=None) -> list[float]:

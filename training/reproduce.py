@@ -33,6 +33,7 @@ from clinea.training import figures, lms, paper, search_table
 from clinea.training.fitness import Tally, outcome_for, versus
 from clinea.training.games import Geometry, greedy, play
 from clinea.training.parallel import Runner
+from clinea.training.parametrisation import player_weights
 from clinea.training.report import Budget, Recorder
 
 EXAMPLES = """examples:
@@ -101,8 +102,11 @@ def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner, out: Pa
         tally = win_share(weights, row.geometry, "random", games, seed + 7, runner)
         rows = _read_csv(csv_path) if csv_path.exists() else []
         runs.append({"seed": seed, "weights": weights, "tally": tally, "wall": wall, "curve": curve, "rows": rows})
-        Weights(weights, row.geometry.c, {"made_by": f"clinea reproduce {row.key}", "seed": seed}).save(
-            out / "runs" / f"{row.key}-seed{k + 1}.json")
+        own, opponent = player_weights(weights, row.geometry.c)
+        info = {"made_by": f"clinea reproduce {row.key}", "seed": seed}
+        if opponent is not None:
+            info["opponent_weights"] = opponent  # the report's parametrisation: players/greedy reads `weights`
+        Weights(own, row.geometry.c, info).save(out / "runs" / f"{row.key}-seed{k + 1}.json")
         bar.update(1)
     return {"row": row, "runs": runs}
 
@@ -149,13 +153,13 @@ def row_plots(result: dict, out: Path, quick: bool) -> list[str]:
 
 def cross_table(quick: bool, out: Path) -> str:
     """`clinea judge`'s round robin over real player processes, its report as printed."""
-    iterations = 2 if quick else 20
+    iterations = 2 if quick else 10
     players = {
         "random": [str(PLAYERS_DIR / "random")],
         "greedy": [str(PLAYERS_DIR / "greedy")],
         "minimax4": [str(PLAYERS_DIR / "randomized_minimax"), "--depth", "4"],
         "evaluator": [str(PLAYERS_DIR / "evaluator"), "--depth", "4"],
-        "strong": [str(PLAYERS_DIR / "strong"), "--time-per-move", "0.05" if quick else "0.2"],
+        "strong": [str(PLAYERS_DIR / "strong"), "--time-per-move", "0.05" if quick else "0.1"],
     }
     command = [sys.executable, "-m", "clinea.judge"]
     for name, argv in players.items():

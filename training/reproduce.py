@@ -108,6 +108,10 @@ def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner, out: Pa
             info["opponent_weights"] = opponent  # the report's parametrisation: players/greedy reads `weights`
         Weights(own, row.geometry.c, info).save(out / "runs" / f"{row.key}-seed{k + 1}.json")
         bar.update(1)
+        if bar.disable:
+            # a log file gets a plain line per run instead of the bar's redraws
+            print(f"reproduce: {row.key} seed {k + 1}/{seeds} done in {wall:.0f} s, "
+                  f"{100 * tally.wins / tally.games:.1f} % won against random", file=sys.stderr, flush=True)
     return {"row": row, "runs": runs}
 
 
@@ -268,7 +272,8 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for row in paper.ROWS if row.key in wanted]
     start = time.perf_counter()
     results, search, table, learned = [], None, None, None
-    with Runner(args.jobs) as runner, tqdm(total=len(rows) * args.seeds, desc="reproduce", unit="run") as bar:
+    with Runner(args.jobs) as runner, tqdm(total=len(rows) * args.seeds, desc="reproduce", unit="run",
+                                               disable=not sys.stderr.isatty()) as bar:
         for row in rows:
             bar.set_postfix_str(row.key)
             results.append(run_row(row, args.quick, args.seeds, games, runner, out, bar))

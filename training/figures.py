@@ -87,3 +87,29 @@ def search_curves(path, title: str, depths: Sequence[int], nodes: dict[str, list
     axes.set_xlabel("depth (plies)")
     axes.set_ylabel("nodes per move (median, log scale)")
     _save(figure, axes, path, title)
+
+
+def table_bars(path, labels: Sequence[str], report: Sequence[float], ours: Sequence[float],
+               intervals: Sequence[tuple[float, float]], per_seed: Sequence[Sequence[float]]) -> None:
+    """The greedy table at a glance: per row the report's figure, ours with
+    its 95 % interval, and every seed's own share as a dot."""
+    figure, axes = plt.subplots(figsize=(9, 0.55 * len(labels) + 1.6))
+    y = list(range(len(labels)))
+    axes.scatter(report, [v + 0.15 for v in y], marker="s", color="black", label="report", zorder=3)
+    axes.errorbar(ours, [v - 0.15 for v in y], xerr=[[o - lo for o, (lo, _) in zip(ours, intervals)],
+                                                      [hi - o for o, (_, hi) in zip(ours, intervals)]],
+                  fmt="o", color="tab:blue", capsize=3, label="ours, all seeds pooled (95 % interval)", zorder=3)
+    for row, seeds in enumerate(per_seed):
+        axes.scatter(seeds, [row - 0.15] * len(seeds), marker="|", s=120, color="tab:orange",
+                     label="ours, one seed" if row == 0 else None, zorder=2)
+    axes.set_yticks(y)
+    axes.set_yticklabels(labels)
+    axes.invert_yaxis()
+    axes.set_xlabel("games won against random (%)")
+    low = min([*report, *(lo for lo, _ in intervals), *(s for seeds in per_seed for s in seeds)])
+    axes.set_xlim(max(0, low - 5), 101)
+    axes.grid(axis="x", alpha=0.3)
+    axes.legend(fontsize="small", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, frameon=False)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

@@ -128,6 +128,7 @@ def row_figures(result: dict) -> dict:
     rates = [100 * r["tally"].wins / r["tally"].games for r in runs]
     low, high = wilson_interval(wins / n, n)
     return {"rate": 100 * wins / n, "low": 100 * low, "high": 100 * high, "min": min(rates), "max": max(rates),
+            "seeds": rates,
             "draws": sum(r["tally"].draws for r in runs), "games": n,
             "wall": statistics.median(r["wall"] for r in runs)}
 
@@ -230,17 +231,22 @@ def write_report(out: Path, args, results: list, search: dict | None, table: str
                   "of one seed; *wall* the median training time of one seed.", "",
                   "| experiment | report | ours (95 % interval) | seeds (min-max) | beats report | draws | wall | settings |",
                   "|---|---|---|---|---|---|---|---|"]
-        plots = []
+        plots = ["greedy-table.png"]
+        summary = []
         for result in results:
             row = result["row"]
             f = row_figures(result)
-            beats = "yes" if f["rate"] >= row.report else "no"
+            beats = "baseline" if row.kind == "random weights" else ("yes" if f["rate"] >= row.report else "no")
+            summary.append((row.key, row.report, f))
             settings = ", ".join(f"{k} {v}" for k, v in row.settings_for(args.quick).items()) or "-"
             geometry = row.geometry
             lines.append(f"| {row.title} ({geometry.columns}x{geometry.rows} c{geometry.c} p{geometry.p}) | "
                          f"{row.report:g} % | {f['rate']:.1f} % ({f['low']:.1f}-{f['high']:.1f}) | "
                          f"{f['min']:.1f}-{f['max']:.1f} % | {beats} | {f['draws']} | {f['wall']:.2f} s | {settings} |")
             plots += row_plots(result, out, args.quick)
+        figures.table_bars(out / "greedy-table.png", [k for k, _, _ in summary], [r for _, r, _ in summary],
+                           [f["rate"] for _, _, f in summary], [(f["low"], f["high"]) for _, _, f in summary],
+                           [f["seeds"] for _, _, f in summary])
         lines += [""] + [f"![{p}]({p})" for p in plots] + [""]
     if search:
         lines += ["## Connect-4 report: nodes and time per move by depth", "",

@@ -1,7 +1,7 @@
-"""The reproduction of the reports: the depth-limited searches against a
-plain-Python negamax, the report's 28-parameter greedy against a plain
-scoring of its features, the report's grid rules on hand-made results, the
-GA's new options, and `clinea reproduce --quick` end to end."""
+"""The reproduction of the reports: the report's 28-parameter greedy
+against a plain scoring of its features, the report's grid rules on
+hand-made results, the GA's new options, and `clinea reproduce --quick` end
+to end. (The searches of the node table are tested in test_search.py.)"""
 import random
 import subprocess
 import sys
@@ -11,11 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board
-from clinea.core.depthsearch import DepthLimited
-from clinea.core.evaluate import REPORT_WEIGHTS, Evaluation
 from clinea.core.features import count_features, feature_count
 from clinea.core.greedy import Greedy
-from clinea.core.search import WIN_SCORE, Search
 from clinea.training import genetic, grid, parametrisation
 from clinea.training.fitness import DRAW, LOSS, WIN, Tally
 from clinea.training.games import Geometry, greedy
@@ -36,54 +33,6 @@ def boards(draw, max_side=6):
             break
         board.play(rng.choice(board.legal_columns()))
     return board
-
-
-# ------------------------------------------------------------ depth-limited search
-
-def plain_negamax(board: Board, depth: int, evaluation: Evaluation, ply: int = 0) -> tuple[int, int]:
-    """(value, nodes) of textbook negamax, in Python, scored as the core documents."""
-    if board.winner is not None:
-        return -(WIN_SCORE - ply), 1
-    if board.is_over():
-        return 0, 1
-    if depth == 0:
-        return evaluation.evaluate(board), 1
-    best, nodes = None, 1
-    for col in board.legal_columns():
-        board.play(col)
-        value, below = plain_negamax(board, depth - 1, evaluation, ply + 1)
-        board.undo()
-        nodes += below
-        best = -value if best is None else max(best, -value)
-    return best, nodes
-
-
-@settings(max_examples=40, deadline=None)
-@given(boards(), st.integers(0, 3))
-def test_minimax_and_both_alphabetas_find_the_plain_negamax_value(board, depth):
-    expected, tree = plain_negamax(board.copy(), depth, Evaluation(REPORT_WEIGHTS))
-    search = DepthLimited(REPORT_WEIGHTS)
-    assert search.value(board, depth, "minimax") == expected
-    assert search.nodes == tree  # no pruning: the whole tree
-    assert search.value(board, depth, "alphabeta") == expected
-    assert search.nodes <= tree
-    assert Search(REPORT_WEIGHTS).value(board, depth) == expected
-
-
-def test_pruning_saves_nodes_on_the_open_board():
-    search = DepthLimited()
-    board = Board(7, 6, 4, 21)
-    search.value(board, 5, "minimax")
-    full = search.nodes
-    search.value(board, 5, "alphabeta")
-    assert full == sum(7 ** k for k in range(6)) and search.nodes < full / 4
-
-
-def test_depth_limited_search_names_bad_arguments():
-    with pytest.raises(ValueError, match="depth=-1"):
-        DepthLimited().value(Board(), -1)
-    with pytest.raises(ValueError, match="'sideways'.*minimax, alphabeta"):
-        DepthLimited().value(Board(), 2, "sideways")
 
 
 # ------------------------------------------------------------ the report's 28 parameters

@@ -211,6 +211,7 @@ def main(argv: list[str] | None = None) -> int:
         info["evaluation"] = {kind: {"first": vars(first), "second": vars(second)}
                               for kind, (first, second) in evaluation.items()}
     Weights(best, args.c, info).save(prefix + ".json")
-    plot(recorder.rows, prefix + ".png", f"clinea train {args.method} on {args.columns}x{args.rows}, c={args.c}")
+    plot(recorder.rows, prefix + ".png", f"clinea train {args.method} on {args.columns}x{args.rows}, c={args.c}",
+         args.method)
     print(f"wrote {prefix}.json, {prefix}.csv, {prefix}.png")
     return 0

@@ -14,9 +14,9 @@ import time
 from clinea.core import Board
 from clinea.core.depthsearch import DepthLimited
 from clinea.core.evaluate import REPORT_WEIGHTS
-from clinea.core.search import Search
 
-SEARCHES = ("minimax", "alpha-beta, column order", "alpha-beta, centre first")
+# label -> clinea.core.depthsearch mode
+SEARCHES = {"minimax": "minimax", "alpha-beta, column order": "alphabeta", "alpha-beta, centre first": "ordered"}
 
 
 def positions(count: int, seed: int) -> list[Board]:
@@ -34,15 +34,11 @@ def positions(count: int, seed: int) -> list[Board]:
     return out
 
 
-def _one(search: str, board: Board, depth: int, plain: DepthLimited, ordered: Search) -> tuple[int, int, float]:
+def _one(mode: str, board: Board, depth: int, search: DepthLimited) -> tuple[int, int, float]:
     """(value, nodes, seconds) of one search."""
     start = time.perf_counter()
-    if search == SEARCHES[2]:
-        value, nodes = ordered.value(board, depth), ordered.nodes
-    else:
-        value = plain.value(board, depth, "minimax" if search == SEARCHES[0] else "alphabeta")
-        nodes = plain.nodes
-    return value, nodes, time.perf_counter() - start
+    value = search.value(board, depth, mode)
+    return value, search.nodes, time.perf_counter() - start
 
 
 def measure(quick: bool) -> dict:
@@ -50,20 +46,20 @@ def measure(quick: bool) -> dict:
     Raises if the three searches ever disagree on a value: they must not."""
     depths = list(range(1, 5 if quick else 8))
     boards = positions(3 if quick else 20, seed=7)
-    plain, ordered = DepthLimited(REPORT_WEIGHTS), Search(REPORT_WEIGHTS)
+    search = DepthLimited(REPORT_WEIGHTS)
     result = {"depths": depths, "positions": len(boards),
               "nodes": {s: [] for s in SEARCHES}, "seconds": {s: [] for s in SEARCHES}}
     for depth in depths:
-        for search in SEARCHES:
-            result["nodes"][search].append([])
-            result["seconds"][search].append([])
+        for label in SEARCHES:
+            result["nodes"][label].append([])
+            result["seconds"][label].append([])
         for board in boards:
             values = set()
-            for search in SEARCHES:
-                value, nodes, seconds = _one(search, board, depth, plain, ordered)
+            for label, mode in SEARCHES.items():
+                value, nodes, seconds = _one(mode, board, depth, search)
                 values.add(value)
-                result["nodes"][search][-1].append(nodes)
-                result["seconds"][search][-1].append(seconds)
+                result["nodes"][label][-1].append(nodes)
+                result["seconds"][label][-1].append(seconds)
             if len(values) != 1:
                 raise AssertionError(f"the searches disagree at depth {depth} on {board.moves()}: {values}")
     return result

@@ -153,7 +153,7 @@ def test_ga_refuses_seeds_of_the_other_parametrisation(tmp_path):
 def test_reproduce_quick_writes_the_report_with_its_plots(tmp_path):
     out = tmp_path / "results"
     done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--seeds", "3",
-                           "--only", "hand-made", "grid-c", "search", "--out", str(out)],
+                           "--only", "hand-made", "grid-c", "search", "lms", "--out", str(out)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     report = (out / "REPORT.md").read_text()
@@ -165,7 +165,9 @@ def test_reproduce_quick_writes_the_report_with_its_plots(tmp_path):
     assert "grid search, rule c" in report and "![grid-c.png](grid-c.png)" in report
     assert [line.split("|")[1].strip() for line in report.splitlines()
             if line.startswith("| ") and line.split("|")[1].strip().isdigit()] == ["1", "2", "3", "4"]
-    for name in ("grid-c.png", "search.png"):
+    lms_rows = report.split("## LMS report")[1].splitlines()
+    assert [line.split("|")[1].strip() for line in lms_rows if line.startswith("| ") and "%" in line] == ["1", "2", "3"]
+    for name in ("grid-c.png", "search.png", "lms.png"):
         assert (out / name).read_bytes()[:4] == b"\x89PNG"
     assert len(list((out / "runs").glob("grid-c-seed*.csv"))) == 3
 

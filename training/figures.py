@@ -68,13 +68,15 @@ def grid_curves(path, title: str, wins: list[list[float]], losses: list[list[flo
     _save(figure, axes, path, title)
 
 
-def lms_curves(path, title: str, win_rates: list[list[float]]) -> None:
-    """The learner's share of games won in each iteration of self-play."""
+def lms_curves(path, title: str, per_seed: list[list[tuple[int, float]]], games: int) -> None:
+    """The learner against random as it learns (self-play alone says nothing:
+    against its previous self it wins about half whatever it knows)."""
     figure, axes = plt.subplots(figsize=(8, 4.5))
-    _band(axes, list(range(1, 1 + max(len(s) for s in win_rates))), [[100 * v for v in s] for s in win_rates],
-          "learner's wins against its previous self")
-    axes.set_xlabel("iteration")
+    x = sorted({i for s in per_seed for i, _ in s})
+    _band(axes, x, [[dict(s).get(i) for i in x] for s in per_seed], f"learner vs random, {games} games", "-o")
+    axes.set_xlabel("iteration (self-play games, then an LMS update per game)")
     axes.set_ylabel("games won (%)")
+    axes.set_ylim(-2, 102)
     _save(figure, axes, path, title)
 
 

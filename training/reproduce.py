@@ -27,11 +27,13 @@ from pathlib import Path
 
 from tqdm import tqdm
 
+from clinea.judge.referee import play_bots
 from clinea.judge.stats import wilson_interval
+from clinea.judge.tournament import random_opening
 from clinea.players.weights import Weights
 from clinea.training import figures, lms, paper, search_table
 from clinea.training.fitness import Tally, outcome_for, versus
-from clinea.training.games import Geometry, greedy, play
+from clinea.training.games import Geometry, greedy
 from clinea.training.parallel import Runner
 from clinea.training.parametrisation import player_weights
 from clinea.training.report import Budget, Recorder
@@ -178,10 +180,13 @@ def cross_table(quick: bool, out: Path) -> str:
 
 
 def lms_part(quick: bool, seeds: int, games: int, runner, out: Path) -> dict:
-    """LMS by self-play on 7x6, then the learner against random and against the hand-made greedy."""
+    """LMS by self-play on 7x6; the learner measured against random as it
+    learns, then against random and against the hand-made greedy."""
     geometry = paper.STANDARD
     iterations = 3 if quick else 100
     per_iteration = 4 if quick else 20
+    every, reference_games = (1, 2) if quick else (5, 50)
+    openings = 2 if quick else 100
     curves, against_random, against_greedy = [], [], []
     for k in range(seeds):
         seed = 1000 * (k + 1)
@@ -190,25 +195,40 @@ def lms_part(quick: bool, seeds: int, games: int, runner, out: Path) -> dict:
         budget = Budget(iterations, None)
         recorder = Recorder(out / "runs" / f"lms-seed{k + 1}.csv", budget, ["win_rate", "victory_rate", "rate"],
                             quiet=True)
+        curve = []
+
+        def watch(iteration, weights, curve=curve, seed=seed):
+            if iteration == 1 or iteration % every == 0:
+                tally = win_share(weights, geometry, "random", reference_games, seed + iteration, runner)
+                curve.append((iteration, 100 * tally.wins / tally.games))
+
         try:
-            weights, _ = lms.run(geometry, start, "self", per_iteration, 0.1, 0.97, budget, recorder, seed)
+            weights, _ = lms.run(geometry, start, "self", per_iteration, 0.1, 0.97, budget, recorder, seed, watch)
         finally:
             recorder.close()
-        curves.append([float(r["win_rate"]) for r in recorder.rows])
+        curves.append(curve)
         against_random.append(win_share(weights, geometry, "random", games, seed + 1, runner))
-        against_greedy.append(versus_greedy(weights, geometry))
-    figures.lms_curves(out / "lms.png", "LMS self-play on 7x6 c=4, rate 0.1 cooling 0.97", curves)
+        against_greedy.append(versus_greedy(weights, geometry, openings, seed + 2))
+    figures.lms_curves(out / "lms.png", "LMS self-play on 7x6 c=4, rate 0.1 cooling 0.97", curves,
+                       2 * reference_games)
     return {"iterations": iterations, "per_iteration": per_iteration, "random": against_random,
-            "greedy": against_greedy}
+            "greedy": against_greedy, "openings": openings}
 
 
-def versus_greedy(weights, geometry: Geometry) -> Tally:
-    """The learner against the hand-made greedy, one game in each colour (both are deterministic)."""
-    tally = Tally()
+def versus_greedy(weights, geometry: Geometry, openings: int, seed: int) -> Tally:
+    """The learner against the hand-made greedy from `openings` random
+    two-ply openings, each played in both colours: both players are
+    deterministic, so the openings are what makes the games differ."""
+    rng = random.Random(seed)
+    size = (geometry.columns, geometry.rows, geometry.c, geometry.tokens)
     hand = Weights.default().for_c(geometry.c)
-    for me in (0, 1):
-        pair = (greedy(weights, geometry.c), greedy(hand, geometry.c))
-        tally.count(outcome_for(play(*(pair if me == 0 else pair[::-1]), geometry).winner, me))
+    tally = Tally()
+    for _ in range(openings):
+        opening = random_opening(rng, size, 2)
+        for me in (0, 1):
+            pair = (greedy(weights, geometry.c), greedy(hand, geometry.c))
+            first, second = pair if me == 0 else pair[::-1]
+            tally.count(outcome_for(play_bots(first, second, *size, opening=opening).winner, me))
     return tally
 
 
@@ -257,10 +277,12 @@ def write_report(out: Path, args, results: list, search: dict | None, table: str
     if learned:
         lines += ["## LMS report: linear evaluation learned by self-play", "",
                   f"{learned['iterations']} iterations of {learned['per_iteration']} games, rate 0.1 cooling "
-                  "0.97 per iteration, from small random weights; then, per seed:", "",
-                  "| seed | against random | against the hand-made greedy (one game per colour) |", "|---|---|---|"]
+                  "0.97 per iteration, from small random weights; then, per seed, the share won against "
+                  f"random ({2 * games} games) and against the hand-made greedy ({learned['openings']} random "
+                  "two-ply openings, each in both colours):", "",
+                  "| seed | against random | against the hand-made greedy |", "|---|---|---|"]
         for k, (r, g) in enumerate(zip(learned["random"], learned["greedy"]), 1):
-            lines.append(f"| {k} | {_pct(r)} ({r}) | {g} |")
+            lines.append(f"| {k} | {_pct(r)} ({r}) | {_pct(g)} ({g}) |")
         lines += ["", "![lms](lms.png)", ""]
     (out / "REPORT.md").write_text("\n".join(lines))
 

@@ -63,7 +63,9 @@ def time_panels(path: str, panels: dict[str, dict[str, list[float]]], title: str
         axes.set_title(board + ("\nno move in time: " + ", ".join(silent) if silent else "\n"), fontsize="medium")
     axes_row[0][0].set_ylabel("share of moves done within that time")
     handles = [plt.Line2D([], [], **style[name], linewidth=1.6) for name in players]
-    figure.legend(handles, players, loc="center right", fontsize="small", title="player")
+    labels = [name if any(curves.get(name) for curves in panels.values()) else f"{name} (no move anywhere)"
+              for name in players]
+    figure.legend(handles, labels, loc="center right", fontsize="small", title="player")
     figure.suptitle(title)
     figure.tight_layout(rect=(0, 0, 1 - 2.3 / (5 * len(panels) + 2.5), 1))
     figure.savefig(path, dpi=100)

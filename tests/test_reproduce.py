@@ -177,3 +177,11 @@ def test_reproduce_names_a_bad_seed_count():
     done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--seeds", "0"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "--seeds 0 is out of range: allowed 1 or more" in done.stderr
+
+
+def test_reproduce_names_an_unwritable_output_folder(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--out", str(blocker / "out")],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and f"--out '{blocker / 'out'}' cannot be written" in done.stderr

@@ -32,6 +32,7 @@ from clinea.judge.stats import wilson_interval
 from clinea.judge.tournament import random_opening
 from clinea.players.weights import Weights
 from clinea.training import figures, lms, paper, search_table
+from clinea.training.cli import _positive_int
 from clinea.training.fitness import Tally, outcome_for, versus
 from clinea.training.games import Geometry, greedy
 from clinea.training.parallel import Runner
@@ -46,26 +47,14 @@ EXAMPLES = """examples:
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 
 
-def _positive(name: str):
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text!r} is not an integer (allowed 1 or more)") from None
-        if value < 1:
-            raise argparse.ArgumentTypeError(f"{name} {value} is out of range: allowed 1 or more")
-        return value
-    return parse
-
-
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="clinea reproduce", description=__doc__.split("\n\n")[0],
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny settings, same code path (what CI runs)")
-    parser.add_argument("--seeds", type=_positive("--seeds"), default=3, help="seeds per row (default 3)")
-    parser.add_argument("--games", type=_positive("--games"), default=None,
+    parser.add_argument("--seeds", type=_positive_int("--seeds"), default=3, help="seeds per row (default 3)")
+    parser.add_argument("--games", type=_positive_int("--games"), default=None,
                         help="evaluation games per colour against random (default 1000, quick 10)")
-    parser.add_argument("--jobs", type=_positive("--jobs"), default=1,
+    parser.add_argument("--jobs", type=_positive_int("--jobs"), default=1,
                         help=f"worker processes (this machine has {os.cpu_count()})")
     parser.add_argument("--out", default="results", help="folder for REPORT.md and the plots (default results)")
     keys = [row.key for row in paper.ROWS] + ["search", "cross-table", "lms"]

@@ -261,8 +261,11 @@ def write_report(out: Path, args, results: list, search: dict | None, table: str
         lines += ["## Connect-4 report: nodes and time per move by depth", "",
                   search_table.markdown(search), "", "![search](search.png)", ""]
     if table:
-        lines += ["## Othello report: cross-table (`clinea judge`, real player processes)", "", "```",
-                  table.strip(), "```", ""]
+        lines += ["## Othello report: cross-table (`clinea judge`, real player processes)", ""]
+        if "forfeits" in table:
+            lines += ["**Some games were forfeited** (crash, timeout or bad move: see the `forfeits` lines): "
+                      "those players' scores say nothing about their play.", ""]
+        lines += ["```", table.strip(), "```", ""]
     if learned:
         lines += ["## LMS report: linear evaluation learned by self-play", "",
                   f"{learned['iterations']} iterations of {learned['per_iteration']} games, rate 0.1 cooling "

@@ -80,15 +80,27 @@ def lms_curves(path, title: str, per_seed: list[list[tuple[int, float]]], games:
     _save(figure, axes, path, title)
 
 
-def search_curves(path, title: str, depths: Sequence[int], nodes: dict[str, list[float]]) -> None:
-    """Nodes per move against depth, log scale, one line per search."""
-    figure, axes = plt.subplots(figsize=(8, 4.5))
-    for label, values in nodes.items():
-        axes.plot(depths[:len(values)], values, "-o", label=label)
-    axes.set_yscale("log")
-    axes.set_xlabel("depth (plies)")
-    axes.set_ylabel("nodes per move (median, log scale)")
-    _save(figure, axes, path, title)
+def search_curves(path, title: str, depths: Sequence[int], nodes: dict[str, list[list[float]]],
+                  seconds: dict[str, list[list[float]]]) -> None:
+    """Nodes and milliseconds per move against depth, log scale, one line per
+    search: the median over the positions, the band their middle half."""
+    figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
+    for axes, data, scale, label in ((left, nodes, 1, "nodes per move"), (right, seconds, 1000, "ms per move")):
+        for name, per_depth in data.items():
+            quartiles = [statistics.quantiles([scale * v for v in values], n=4, method="inclusive")
+                         for values in per_depth]
+            line, = axes.plot(depths[:len(per_depth)], [q[1] for q in quartiles], "-o", label=name)
+            axes.fill_between(depths[:len(per_depth)], [q[0] for q in quartiles], [q[2] for q in quartiles],
+                              color=line.get_color(), alpha=0.2)
+        axes.set_yscale("log")
+        axes.set_xlabel("depth (plies)")
+        axes.set_ylabel(f"{label} (median, band: quartiles; log)")
+        axes.grid(alpha=0.3)
+        axes.legend(fontsize="small", loc="upper left")
+    figure.suptitle(title)
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)
 
 
 def table_bars(path, labels: Sequence[str], report: Sequence[float], ours: Sequence[float],

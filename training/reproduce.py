@@ -302,8 +302,8 @@ def main(argv: list[str] | None = None) -> int:
             learned = lms_part(args.quick, args.seeds, games, runner, out)
     if "search" in wanted:
         search = search_table.measure(args.quick)
-        figures.search_curves(out / "search.png", "nodes per move, 7x6 c=4, evaluator's evaluation",
-                              search["depths"], search_table.medians(search, "nodes"))
+        figures.search_curves(out / "search.png", f"7x6 c=4, the evaluator's evaluation, {search['positions']} "
+                              "positions", search["depths"], search["nodes"], search["seconds"])
     if "cross-table" in wanted:
         table = cross_table(args.quick, out)
     write_report(out, args, results, search, table, learned, time.perf_counter() - start, games)

@@ -40,8 +40,8 @@ from clinea.training.parametrisation import player_weights
 from clinea.training.report import Budget, Recorder
 
 EXAMPLES = """examples:
-  clinea reproduce --quick --out results-quick       # every table, tiny settings, a few minutes
-  clinea reproduce --jobs 2                          # the report's settings: hours
+  clinea reproduce --quick --out results-quick       # every table, tiny settings, seconds
+  clinea reproduce --jobs 2                          # the reports' settings: an hour or two
   clinea reproduce --only ga grid-c --seeds 5"""
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"

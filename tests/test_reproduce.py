@@ -185,3 +185,24 @@ def test_reproduce_names_an_unwritable_output_folder(tmp_path):
     done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--out", str(blocker / "out")],
                           capture_output=True, text=True)
     assert done.returncode == 2 and f"--out '{blocker / 'out'}' cannot be written" in done.stderr
+
+
+def test_fast_wins_rank_players_that_fitness_2_ties():
+    from clinea.training.fitness import SPEED_BONUS, fitness_fast_wins, fitness_points
+    slow = [(WIN, False, 80), (WIN, True, 80)]
+    fast = [(WIN, False, 20), (WIN, True, 20)]
+    drawn = [(WIN, False, 20), (DRAW, True, 100)]
+    assert fitness_points([g[:2] for g in slow]) == fitness_points([g[:2] for g in fast]) == 12
+    assert fitness_fast_wins(fast, 100) == 12 + SPEED_BONUS * 0.8
+    assert fitness_fast_wins(fast, 100) > fitness_fast_wins(slow, 100) > fitness_fast_wins(drawn, 100)
+
+
+def test_versus_with_lengths_counts_the_plies_of_each_game():
+    from clinea.training.fitness import versus
+    geometry = Geometry(5, 4, 3, None)
+    with Runner(1) as runner:
+        plain = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner)[0]
+        timed = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner, lengths=True)[0]
+    assert [g[:2] for g in timed] == plain  # same games, same dice
+    for outcome, _, plies in timed:
+        assert 1 <= plies <= 20 and (outcome != DRAW or plies == 20)

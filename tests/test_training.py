@@ -196,7 +196,7 @@ METHODS = {
     "genetic-external": ["--population", "4", "--generations", "2", "--fitness", "external",
                          "--external-games", "2", "--selection", "1"],
     "grid": ["--step", "0.5", "--order", "0,1", "--sweeps", "2"],
-    "genetic-random": ["--population", "4", "--generations", "2", "--fitness", "random", "--external-games", "2"],
+    "genetic-random": ["--population", "4", "--generations", "2", "--fitness", "random-fast", "--external-games", "2"],
     "grid-c": ["--step", "1", "--order", "4,5", "--rule", "c", "--games", "2"],
     "grid-b": ["--step", "1", "--order", "4,5", "--rule", "b", "--games", "2", "--definitions", "clinea"],
     "hillclimb": ["--iterations", "3", "--games", "3", "--opponent", "random"],

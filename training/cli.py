@@ -104,10 +104,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pmut", type=float, default=0.005, help="chance of redrawing each weight (default 0.005)")
     p.add_argument("--selection", type=int, choices=(1, 2), default=2,
                    help="1: random pairs from the fitter half; 2: tournaments over 20%% (default 2)")
-    p.add_argument("--fitness", choices=("1", "2", "external", "random"), default="2",
+    p.add_argument("--fitness", choices=("1", "2", "external", "random", "random-fast"), default="2",
                    help="1: share of round-robin games not lost; 2: 0/5/10 + 1/2/4 moving second; "
                         "external: fitness 2 over games against randomized minimax; random: the same "
-                        "against random, for boards where greedy players only draw each other (default 2)")
+                        "against random, for boards where greedy players only draw each other; "
+                        "random-fast: that plus up to 4 for winning sooner, when random loses nearly "
+                        "every game (default 2)")
     p.add_argument("--external-games", type=_positive_int("--external-games"), default=10,
                    help="games per colour for --fitness external (default 10)")
     p.add_argument("--whole-vectors", action="store_true",
@@ -177,8 +179,9 @@ def main(argv: list[str] | None = None) -> int:
                     config = genetic.GeneticConfig(
                         population=args.population, pcross=args.pcross, pmut=args.pmut,
                         selection=args.selection, fitness=1 if args.fitness == "1" else 2,
-                        external=args.fitness in ("external", "random"), external_games=args.external_games,
-                        external_opponent="random" if args.fitness == "random" else "minimax",
+                        external=args.fitness in ("external", "random", "random-fast"),
+                        external_games=args.external_games, fast_wins=args.fitness == "random-fast",
+                        external_opponent="random" if args.fitness.startswith("random") else "minimax",
                         whole_vectors=args.whole_vectors, elite_never_mutates=args.elite_never_mutates,
                         low=args.min, high=args.max)
                     best, score = genetic.run(geometry, config, budget, recorder, runner, rng.getrandbits(63), seeds)

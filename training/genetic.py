@@ -12,7 +12,7 @@ from typing import Sequence
 
 from clinea.core.features import feature_count, feature_groups
 from clinea.training import parametrisation
-from clinea.training.fitness import FITNESS, round_robin, summary, versus
+from clinea.training.fitness import FITNESS, fitness_fast_wins, round_robin, summary, versus
 
 
 @dataclass
@@ -28,6 +28,7 @@ class GeneticConfig:
     # boards with long lines greedy-against-greedy games are nearly all draws,
     # so a round robin ranks nobody, while random still loses some games
     external_opponent: str = "minimax"
+    fast_wins: bool = False         # when external: fitness 2 plus a bonus for winning sooner
     whole_vectors: bool = False
     elite_never_mutates: bool = False
     parametrisation: str = "clinea"  # or "report": its 28 parameters for c = 4
@@ -46,6 +47,8 @@ class GeneticConfig:
             raise ValueError(f"--selection {self.selection} is out of range: allowed 1 or 2")
         if self.fitness not in FITNESS:
             raise ValueError(f"--fitness {self.fitness} is out of range: allowed 1 or 2")
+        if self.fast_wins and not self.external:
+            raise ValueError("the fast-wins fitness needs an external opponent (--fitness random-fast)")
         if self.external_opponent not in ("minimax", "random"):
             raise ValueError(f"external opponent {self.external_opponent!r} is unknown: allowed minimax, random")
         if self.parametrisation not in parametrisation.NAMES:
@@ -127,6 +130,11 @@ def next_generation(population: Sequence[Sequence[float]], fitness: Sequence[flo
 def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: int) -> list[float]:
     """Fitness of everyone: a round robin (every pair twice, both colours) or,
     when external, games against the external opponent, half moving first."""
+    if config.external and config.fast_wins:
+        games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner,
+                       lengths=True)
+        max_plies = geometry.board().max_moves
+        return [fitness_fast_wins(g, max_plies) for g in games]
     if config.external:
         games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner)
     else:

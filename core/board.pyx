@@ -346,7 +346,7 @@ cdef class Board:
         """Columns played so far, 0-based, in order."""
         return [self.history[i] for i in range(self.moves_played)]
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         cdef Board other = Board.__new__(Board, self.g.columns, self.g.rows, self.g.c, self.g.p)
         cdef int ncells = self.g.columns * self.g.rows
         other.bits = self.bits
@@ -378,7 +378,7 @@ cdef class Board:
 
     # ------------------------------------------------------ move sequences
 
-    def play_moves(self, moves) -> "Board":
+    def play_moves(self, moves) -> Board:
         """Plays 0-based columns in order; on an illegal one, raises naming its
         position and leaves the board as it was before the call."""
         start = self.moves_played
@@ -392,12 +392,12 @@ cdef class Board:
         return self
 
     @classmethod
-    def from_moves(cls, moves, columns=7, rows=6, c=4, p=None) -> "Board":
+    def from_moves(cls, moves, columns=7, rows=6, c=4, p=None) -> Board:
         """A board after the 0-based `moves`."""
         return cls(columns, rows, c, p).play_moves(moves)
 
     @classmethod
-    def from_string(cls, text: str, columns=7, rows=6, c=4, p=None) -> "Board":
+    def from_string(cls, text: str, columns=7, rows=6, c=4, p=None) -> Board:
         """A board after the 1-based moves in `text`: digits ("4453", the
         notation of the standard test files) or, for boards wider than 9
         columns, numbers separated by commas or spaces ("10,3,4")."""

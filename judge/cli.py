@@ -25,6 +25,7 @@ from clinea.judge.stats import Sprt
 from clinea.judge.tournament import (GameSpec, Player, Runner, course_schedule, record,
                                      sprt_stop, tournament_schedule)
 from clinea.players import registry
+from clinea.ray_cluster import LOCAL
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
@@ -35,6 +36,8 @@ EPILOG = """examples:
   clinea judge --player a=players/random --player b="python3 bot.py --seed 2" \\
                --player c=players/random --iterations 20 --concurrency 2 --results run.jsonl
   clinea judge --resume run.jsonl          (continues a killed run, repeating no game)
+  clinea judge --player a=players/greedy --player b=players/strong --iterations 100 --ray
+                                           (on a local Ray; --ray HOST:PORT joins a cluster)
 A missing --blue_player or --red_player is a human typing columns for that colour."""
 
 
@@ -83,7 +86,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="start from K random plies, each opening played twice with the sides swapped "
                            "(programs get them as 'vos|el PLY...', a clinea extension of the protocol)")
     more.add_argument("--seed", type=int, help="seed of openings and first players (default: random, logged)")
-    more.add_argument("--concurrency", type=int, default=1, metavar="N", help="games played at once (default 1)")
+    more.add_argument("--concurrency", type=int, metavar="N",
+                      help="games played at once (default 1; with --ray, the cluster's CPUs)")
+    more.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
+                      help="play the games on Ray (pip install 'clinea[ray]'): a new local Ray without "
+                           "ADDRESS, else the cluster there (auto, HOST:PORT). Player programs must exist "
+                           "at the same path, relative to this directory, on every node (or the job ships "
+                           "it: ray job submit --working-dir .); every node tries them before the first game")
     more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines)")
     more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE")
     more.add_argument("--log-dir", metavar="DIR", help="keep a transcript per player in DIR")
@@ -181,7 +190,7 @@ def check_ranges(parser, args) -> None:
     for option, value in (("--iterations", args.games), ("--openings", args.openings)):
         if value < 0:
             parser.error(f"{option} {value} is out of range: allowed 0 or more")
-    if args.concurrency < 1:
+    if args.concurrency is not None and args.concurrency < 1:
         parser.error(f"--concurrency {args.concurrency} is out of range: allowed 1 or more")
     for option, value in (("--time-per-move", args.time_per_move), ("--game-time", args.game_time),
                           ("--increment", args.increment), ("--grace", args.grace)):
@@ -203,9 +212,11 @@ def parse(argv: Sequence[str], resumed: bool = False):
         log_header = ResultLog.peek_header(args.resume)
         if log_header is not None and not programs:
             # the stored options are the run: same players, sizes, seed, schedule
-            return parse(log_header["argv"] + ["--resume", args.resume], resumed=True)
+            return parse(log_header["argv"] + ["--resume", args.resume] + ray_words(argv), resumed=True)
     check_ranges(parser, args)
     players, course = build_players(parser, programs)
+    if args.ray is not None and (args.ui or any(p.command is None for p in players)):
+        parser.error("--ray plays programs only: give every player a program, without --ui")
     if args.sprt and len(players) != 2:
         parser.error(f"--sprt needs exactly 2 players, got {len(players)}")
     if args.seed is None:
@@ -217,20 +228,36 @@ def parse(argv: Sequence[str], resumed: bool = False):
 
 
 def strip_run_options(argv: list[str]) -> list[str]:
-    """The argv that defines the run, without where it is logged."""
+    """The argv that defines the run, without where it is logged or played."""
     out = []
     skip = False
-    for word in argv:
+    for i, word in enumerate(argv):
         if skip:
             skip = False
             continue
-        if word in ("--resume", "--results"):
+        if word in ("--resume", "--results") or (word == "--ray" and ray_address_follows(argv, i)):
             skip = True
             continue
-        if word.startswith(("--resume=", "--results=")):
+        if word == "--ray" or word.startswith(("--resume=", "--results=", "--ray=")):
             continue
         out.append(word)
     return out
+
+
+def ray_address_follows(argv: Sequence[str], i: int) -> bool:
+    """Whether the word after `--ray` at argv[i] is its ADDRESS."""
+    return i + 1 < len(argv) and not argv[i + 1].startswith("-")
+
+
+def ray_words(argv: Sequence[str]) -> list[str]:
+    """The --ray option of argv, if any: a resumed run is played where the
+    resuming command says, not where the killed one was."""
+    for i, word in enumerate(argv):
+        if word.startswith("--ray="):
+            return [word]
+        if word == "--ray":
+            return argv[i:i + 2] if ray_address_follows(argv, i) else [word]
+    return []
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -284,8 +311,12 @@ def run(argv: list[str]) -> int:
         from clinea.judge.ui import HumanSeat
         return HumanSeat(name)
 
-    runner = Runner(players, size, clock_factory, 1 if humans else args.concurrency, args.log_dir,
-                    human_factory, on_move_factory)
+    if args.ray is not None:
+        from clinea.judge.ray_backend import RayRunner
+        runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir)
+    else:
+        runner = Runner(players, size, clock_factory, 1 if humans else args.concurrency or 1, args.log_dir,
+                        human_factory, on_move_factory)
     total = len(specs) + len(records)
     bar = None
     if total > 1 and not args.quiet and not args.ui and not humans:

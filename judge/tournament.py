@@ -151,6 +151,13 @@ class Runner:
             seats[name] = ProcessSeat(name, player.command, log)
         return seats, logs
 
+    def play(self, seats: dict[str, Seat], spec: GameSpec) -> GameResult:
+        """One game of the schedule at one worker's seats (local threads and
+        Ray's tables alike)."""
+        pair = (seats[spec.first], seats[spec.second])
+        on_move = self.on_move_factory(spec) if self.on_move_factory else None
+        return referee(pair, Board(*self.size), spec.opening, self.clock_factory(), spec.colours, on_move)
+
     def run(self, specs: Sequence[GameSpec], on_result: Callable[[GameSpec, GameResult], None]) -> None:
         """Plays `specs`, calling `on_result` (under a lock) as each game ends;
         `self.stop` set by on_result (SPRT) ends the run after the games in flight."""
@@ -167,21 +174,14 @@ class Runner:
                         spec = todo.get_nowait()
                     except queue.Empty:
                         return
-                    pair = (seats[spec.first], seats[spec.second])
-                    on_move = self.on_move_factory(spec) if self.on_move_factory else None
-                    result = referee(pair, Board(*self.size), spec.opening, self.clock_factory(),
-                                     spec.colours, on_move)
+                    result = self.play(seats, spec)
                     with self.lock:
                         on_result(spec, result)
             except BaseException as error:  # surfaced in the main thread below
                 errors.append(error)
                 self.stop.set()
             finally:
-                for seat in seats.values():
-                    if isinstance(seat, ProcessSeat):
-                        seat.close()
-                for log in logs:
-                    log.close()
+                close_seats(seats, logs)
 
         if self.concurrency == 1:
             worker(0)
@@ -194,6 +194,16 @@ class Runner:
                     thread.join(0.2)
         if errors:
             raise errors[0]
+
+
+def close_seats(seats: dict[str, Seat], logs: list) -> None:
+    """The end of a worker: its players are told `salir` and their process
+    groups killed, then its transcripts closed."""
+    for seat in seats.values():
+        if isinstance(seat, ProcessSeat):
+            seat.close()
+    for log in logs:
+        log.close()
 
 
 def safe_name(name: str) -> str:

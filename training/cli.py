@@ -12,6 +12,7 @@ import sys
 from clinea.core import MAX_SIDE, Board
 from clinea.core.features import feature_count
 from clinea.players.weights import Weights
+from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms
 from clinea.training.games import Geometry
 from clinea.training.parallel import Runner
@@ -23,6 +24,7 @@ EXAMPLES = """examples:
   clinea train grid --rule c --games 10 --sweeps 1 --time-limit 60
   clinea train hillclimb --iterations 200 --factor 0.2 --opponent minimax
   clinea train lms --iterations 50 --against self --rate 0.05 --cooling 0.98
+  clinea train genetic --population 200 --generations 150 --ray HEAD:6379   (games on a Ray cluster)
   players/greedy --weights train-genetic.json"""
 
 
@@ -60,6 +62,10 @@ def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | No
     run.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     run.add_argument("--jobs", type=_positive_int("--jobs"), default=1,
                      help=f"worker processes for the games (this machine has {os.cpu_count()})")
+    run.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
+                     help="play the games as Ray tasks instead of --jobs processes (pip install "
+                          "'clinea[ray]'): a new local Ray without ADDRESS, else the cluster there "
+                          "(auto, HOST:PORT); the same results for the same --seed")
     run.add_argument("--out", default=None, metavar="PREFIX",
                      help="write PREFIX.json, PREFIX.csv, PREFIX.png (default train-METHOD)")
     run.add_argument("--eval-games", type=_int_at_least("--eval-games", 0), default=100, metavar="N",
@@ -147,6 +153,14 @@ def _start_weights(path, c: int, rng: random.Random) -> list[float]:
     return [rng.uniform(-1, 1) for _ in range(feature_count(c))]
 
 
+def pool(args):
+    """Where the games run: --jobs local processes, or Ray with --ray."""
+    if args.ray is not None:
+        from clinea.training.ray_pool import RayPool
+        return RayPool(args.ray)
+    return Runner(args.jobs)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -173,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
     extra = {"hillclimb": ["accepted"], "lms": ["win_rate", "victory_rate", "rate"], "grid": ["pair", "champion_wins", "champion_losses"]}
     recorder = Recorder(prefix + ".csv", budget, extra.get(args.method, ()), f"train {args.method}", args.quiet)
     try:
-        with Runner(args.jobs) as runner:
+        with pool(args) as runner:
             try:
                 if args.method == "genetic":
                     config = genetic.GeneticConfig(

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install run test bench bench-solver train sdist clean
+.PHONY: install run test bench bench-solver train reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -57,6 +57,16 @@ train: install
 	mkdir -p results
 	$(VENV)/bin/clinea train genetic --population 50 --generations 150 --selection 2 --fitness 2 \
 		--pmut 0.005 --pcross 0.4 --jobs 2 --seed 1 --out results/genetic
+
+# Every table of the reports clinea comes from, three seeds each, into
+# results/REPORT.md with its plots: hours on two cores. QUICK=1 (or
+# `make reproduce-quick`, what CI runs) is the same code with tiny settings,
+# into results/quick/.
+reproduce: install
+	$(VENV)/bin/clinea reproduce --jobs 2 $(if $(QUICK),--quick --out results/quick,--out results)
+
+reproduce-quick:
+	$(MAKE) reproduce QUICK=1
 
 # The source distribution and the wheel, in dist/.
 sdist: install

@@ -19,7 +19,7 @@ from clinea.core import Board
 from clinea.players.driver import build_parser
 from clinea.players.random_player import RandomBot
 from clinea.players.registry import load, players
-from plots import time_curves
+from plots import time_panels
 
 BOARDS = [("7x6 c=4", 7, 6, 4), ("9x8 c=5", 9, 8, 5), ("20x20 c=5", 20, 20, 5)]
 
@@ -97,7 +97,7 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--plot", default="results/player-times.png", help="PNG of the time curves (default %(default)s)")
     args = parser.parse_args()
-    curves = {}
+    panels = {label: {} for label, *_ in BOARDS}
     print(f"time per move against random, {args.games} games per board; "
           f"options: {OPTIONS or 'defaults'}")
     print(f"{'player':18} {'board':10} {'moves':>6} {'median ms':>10} {'max ms':>10}")
@@ -105,13 +105,13 @@ def main() -> None:
         for label, columns, rows, c in BOARDS:
             times, timed_out = measure(name, columns, rows, c, args.games, args.seed, args.timeout)
             note = f"  (stopped after {args.timeout:g} s)" if timed_out else ""
+            panels[label][name] = times  # empty: named in the plot as giving no move in time
             if not times:
                 print(f"{name:18} {label:10} {'no move within ' + format(args.timeout, 'g') + ' s':>38}")
                 continue
             print(f"{name:18} {label:10} {len(times):6d} {1000 * statistics.median(times):10.3f} "
                   f"{1000 * max(times):10.3f}{note}", flush=True)
-            curves[f"{name} {label}"] = times
-    time_curves(args.plot, curves, "time per move against random", "time per move")
+    time_panels(args.plot, panels, f"time per move against random, {args.games} games per board", "time per move")
 
 if __name__ == "__main__":
     main()

@@ -13,6 +13,7 @@ from clinea import __version__
 COMMANDS: dict[str, tuple[str, str]] = {
     "match": ("clinea.match", "play random games in process and print the tally"),
     "train": ("clinea.training.cli", "train the greedy player's weights: grid, genetic, hillclimb, lms"),
+    "reproduce": ("clinea.training.reproduce", "regenerate the reports' tables and plots into results/REPORT.md"),
     "play": ("clinea.players.registry", "run a player (random, greedy, strong, ...) on stdin/stdout"),
     "judge": ("clinea.judge.cli", "referee games between player programs (course judge flags), tournaments, SPRT"),
     "solve": ("clinea.solve", "exact scores of positions read one per line"),

@@ -3,8 +3,9 @@
 
 Per turn: play a winning move if there is one; otherwise keep only the moves
 after which the opponent cannot win at once (all of them if none is safe);
-score the board after each kept move with sum(w * (own - opponent features))
-(layout: clinea.core.features) and play the best. Equal scores go to the
+score the board after each kept move with sum(w * own - v * opponent
+features) (layout: clinea.core.features; v = w unless the opponent's
+features get weights of their own) and play the best. Equal scores go to the
 column nearest the centre, then the leftmost, so the player is deterministic.
 
 Cost per turn: O(columns) win checks per move for safety, and one
@@ -21,10 +22,15 @@ from .features cimport (
 
 
 cdef class Greedy(CBot):
-    """Greedy(weights, c): `weights` has feature_count(c) numbers in the layout
-    of clinea.core.features; the player plays boards with that `c` only."""
+    """Greedy(weights, c, opponent_weights=None): `weights` has
+    feature_count(c) numbers in the layout of clinea.core.features; the
+    player plays boards with that `c` only. `opponent_weights`, in the same
+    layout, weigh the opponent's features (subtracted); by default the same
+    weights, so the score is w . (own - opponent)."""
 
     cdef double* w
+    cdef double* v
+    cdef bint split           # opponent weights of their own (else v == w)
     cdef int nw
     cdef int game_c
     # scratch, grown to the largest board seen
@@ -36,24 +42,31 @@ cdef class Greedy(CBot):
     cdef int capacity_cells
     cdef int capacity_columns
 
-    def __cinit__(self, weights, int c):
+    def __cinit__(self, weights, int c, opponent_weights=None):
         values = [float(x) for x in weights]
+        others = values if opponent_weights is None else [float(x) for x in opponent_weights]
         expected = c_feature_count(c) if c >= 1 else -1
         if c < 1:
             raise ValueError(f"c={c} is out of range: allowed 1 or more")
         if len(values) != expected:
             raise ValueError(f"{len(values)} weights given for c={c}: expected {expected}")
+        if len(others) != expected:
+            raise ValueError(f"{len(others)} opponent weights given for c={c}: expected {expected}")
         self.nw = expected
         self.game_c = c
+        self.split = opponent_weights is not None
         self.w = <double*>PyMem_Malloc(max(1, self.nw) * sizeof(double))
+        self.v = <double*>PyMem_Malloc(max(1, self.nw) * sizeof(double))
         self.counts = <int*>PyMem_Malloc(2 * max(1, self.nw) * sizeof(int))
-        if not self.w or not self.counts:
+        if not self.w or not self.v or not self.counts:
             raise MemoryError()
         for i in range(self.nw):
             self.w[i] = values[i]
+            self.v[i] = others[i]
 
     def __dealloc__(self):
         PyMem_Free(self.w)
+        PyMem_Free(self.v)
         PyMem_Free(self.counts)
         PyMem_Free(self.grid)
         PyMem_Free(self.legal)
@@ -63,6 +76,10 @@ cdef class Greedy(CBot):
     @property
     def weights(self) -> list:
         return [self.w[i] for i in range(self.nw)]
+
+    @property
+    def opponent_weights(self) -> list:
+        return [self.v[i] for i in range(self.nw)]
 
     @property
     def c(self) -> int:
@@ -137,7 +154,12 @@ cdef class Greedy(CBot):
             self.grid[cell] = 0
             score = 0.0
             for k in range(self.nw):
-                score += self.w[k] * (own[k] - other[k])
+                # the shared form keeps one product per feature, so scores (and
+                # ties) stay exactly as they were before opponents had weights
+                if self.split:
+                    score += self.w[k] * own[k] - self.v[k] * other[k]
+                else:
+                    score += self.w[k] * (own[k] - other[k])
             if best < 0 or score > best_score or (
                     score == best_score and _off_centre(col, columns) < _off_centre(best, columns)):
                 best = col

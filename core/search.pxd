@@ -34,7 +34,6 @@ cdef class Search:
     cdef long history[2][MAX_COLUMNS]
 
     cdef void _start(self, Board board, double time_limit, long long max_nodes) except *
-    cdef int plain(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil
     cdef int candidates(self, Board b, int* out, int* outcome) noexcept nogil
     cdef int negamax(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil
     cdef void order(self, Board b, int* moves, int n, int first, int depth) noexcept nogil

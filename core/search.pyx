@@ -1,13 +1,11 @@
 # cython: boundscheck=False, wraparound=False
-"""Depth-limited alpha-beta over the weighted evaluation.
+"""The strong player's alpha-beta over the weighted evaluation.
 
-Two searches share one object:
-- `plain`: textbook negamax alpha-beta to a fixed depth, for the evaluator
-  player; its value equals plain minimax with the same evaluation.
-- `negamax` (driven by `think`): the strong player's iterative deepening with
-  a transposition table, move ordering (TT move, threats created, history,
-  centre), immediate-win / forced-reply / non-losing-move pruning, and a
-  node or clock budget that aborts the running iteration.
+`negamax` (driven by `think`): iterative deepening with a transposition
+table, move ordering (TT move, threats created, history, centre),
+immediate-win / forced-reply / non-losing-move pruning, and a node or clock
+budget that aborts the running iteration. (The evaluator's fixed-depth
+search is clinea.core.depthsearch.)
 
 Scores are for the side to move: a win on the move at ply q from the root
 scores WIN - q - 1 (faster wins score higher), a draw 0.
@@ -118,69 +116,6 @@ cdef class Search:
         elif self.deadline > 0 and (self.nodes & self.check_mask) == 0 and now() >= self.deadline:
             self.aborted = True
         return self.aborted
-
-    # ------------------------------------------------------- plain alpha-beta
-
-    cdef int plain(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil:
-        cdef int moves[MAX_COLUMNS]
-        cdef long keys[MAX_COLUMNS]
-        cdef int n, i, value, best
-        self.nodes += 1
-        if b.winner_ >= 0:
-            return -(WIN - ply)
-        if b.moves_played >= b.g.max_moves:
-            return 0
-        if depth <= 0:
-            return self.ev.c_evaluate(b)
-        n = b.c_legal_columns(moves)
-        # centre first: cheaper cut-offs, same value
-        for i in range(n):
-            keys[i] = centrality(moves[i], b.g.columns)
-        sort_moves(moves, keys, n)
-        best = -INFINITE
-        for i in range(n):
-            b.c_play(moves[i])
-            value = -self.plain(b, depth - 1, -beta, -alpha, ply + 1)
-            b.c_undo()
-            if value > best:
-                best = value
-            if value > alpha:
-                alpha = value
-            if alpha >= beta:
-                break
-        return best
-
-    def value(self, Board board, int depth) -> int:
-        """The depth-limited negamax value of `board` for the side to move."""
-        if depth < 0:
-            raise ValueError(f"depth={depth} is out of range: allowed 0 or more")
-        self._start(board, 0.0, 0)
-        cdef Board b = board.copy()
-        with nogil:
-            value = self.plain(b, depth, -INFINITE, INFINITE, 0)
-        return value
-
-    def best_move(self, Board board, int depth) -> tuple:
-        """(column, value) of the plain alpha-beta to `depth` plies (>= 1);
-        ties go to the most central column."""
-        if depth < 1:
-            raise ValueError(f"depth={depth} is out of range: allowed 1 or more")
-        if board.c_is_over():
-            raise ValueError("the game is over: there is no move to search")
-        self._start(board, 0.0, 0)
-        cdef Board b = board.copy()
-        cdef int moves[MAX_COLUMNS]
-        cdef int n = b.c_legal_columns(moves)
-        cdef int i, value, best = -INFINITE, best_col = moves[0]
-        order = sorted(range(n), key=lambda k: -centrality(moves[k], b.g.columns))
-        for i in order:
-            b.c_play(moves[i])
-            value = -self.plain(b, depth - 1, -INFINITE, -best, 1)
-            b.c_undo()
-            if value > best:
-                best = value
-                best_col = moves[i]
-        return best_col, best
 
     # ----------------------------------------------------------- strong search
 

@@ -9,7 +9,7 @@ import time
 
 from clinea.core import Board
 from clinea.core.evaluate import FEATURES, REPORT_WEIGHTS
-from clinea.core.search import Search
+from clinea.core.depthsearch import DepthLimited
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 
@@ -25,7 +25,7 @@ class EvaluatorBot(Bot):
         if not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth={depth} is out of range: allowed 1..{MAX_DEPTH}")
         self.depth = depth
-        self.search = Search(weights, tt_log2=0)  # the plain search keeps no table
+        self.search = DepthLimited(weights)
 
     def choose(self, board: Board) -> int:
         start = time.perf_counter()

@@ -36,15 +36,19 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def __init__(self, weights: Weights | None = None):
+    def __init__(self, weights: Weights | None = None, opponent: Weights | None = None):
+        """`opponent`: weights of the opponent's features, when they differ
+        from the player's own (the report's parametrisation)."""
         self.weights = weights if weights is not None else Weights.default()
+        self.opponent = opponent
         self._cores: dict[int, Greedy] = {}
 
     def core_for(self, board: Board) -> Greedy:
         """The Cython player for this board's c (made once per c and kept)."""
         core = self._cores.get(board.c)
         if core is None:
-            core = self._cores[board.c] = Greedy(self.weights.for_c(board.c), board.c)
+            opponent = self.opponent.for_c(board.c) if self.opponent is not None else None
+            core = self._cores[board.c] = Greedy(self.weights.for_c(board.c), board.c, opponent)
         return core
 
     def new_game(self, board: Board, me: int) -> None:

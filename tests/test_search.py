@@ -1,13 +1,16 @@
-"""The weighted evaluation against a plain window count, and the plain
-alpha-beta against plain minimax with the same evaluation."""
+"""The weighted evaluation against a plain window count, and the
+fixed-depth searches (minimax, alpha-beta in column order and centre first)
+against plain minimax with the same evaluation."""
 import random
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from clinea.core import Board
 from clinea.core.evaluate import FEATURES, Evaluation
-from clinea.core.search import WIN_SCORE, Search
+from clinea.core.depthsearch import MODES, DepthLimited
+from clinea.core.search import WIN_SCORE
 
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
 
@@ -112,13 +115,27 @@ def minimax(board, depth, evaluation, ply=0):
 CASES = [(7, 6, 4, 21), (5, 4, 3, 10), (4, 4, 3, 3), (9, 8, 5, 36), (6, 5, 4, 6)]
 
 
-@given(st.sampled_from(CASES), st.integers(0, 2**32), st.integers(0, 3))
-def test_alphabeta_value_equals_minimax(case, seed, depth):
+def tree_size(board, depth):
+    """Nodes of the whole game tree to `depth` plies, the root included."""
+    if board.is_over() or depth == 0:
+        return 1
+    size = 1
+    for col in board.legal_columns():
+        board.play(col)
+        size += tree_size(board, depth - 1)
+        board.undo()
+    return size
+
+
+@given(st.sampled_from(CASES), st.integers(0, 2**32), st.integers(0, 3), st.sampled_from(MODES))
+def test_every_mode_finds_the_minimax_value(case, seed, depth, mode):
     board = random_position(*case, seed)
-    search = Search((2, 1, 3, 4, 1, 5, 3))
+    search = DepthLimited((2, 1, 3, 4, 1, 5, 3))
     before = board.moves()
-    assert search.value(board, depth) == minimax(board, depth, search.evaluation)
+    assert search.value(board, depth, mode) == minimax(board, depth, search.evaluation)
     assert board.moves() == before  # the caller's board is untouched
+    tree = tree_size(board, depth)
+    assert search.nodes == tree if mode == "minimax" else search.nodes <= tree
 
 
 @given(st.sampled_from(CASES), st.integers(0, 2**32), st.integers(1, 3))
@@ -126,7 +143,7 @@ def test_best_move_reaches_the_minimax_value(case, seed, depth):
     board = random_position(*case, seed)
     if board.is_over():
         return
-    search = Search()
+    search = DepthLimited()
     move, value = search.best_move(board, depth)
     assert value == minimax(board, depth, search.evaluation)
     board.play(move)
@@ -134,11 +151,22 @@ def test_best_move_reaches_the_minimax_value(case, seed, depth):
     assert search.nodes > 0
 
 
-def test_pruning_visits_fewer_nodes_than_minimax_would():
+def test_pruning_visits_fewer_nodes_and_the_centre_first_fewest():
     board = Board.from_string("4453")
-    search = Search()
-    search.value(board, 5)
-    assert search.nodes < 7 ** 5
+    search = DepthLimited()
+    nodes = {}
+    for mode in MODES:
+        search.value(board, 5, mode)
+        nodes[mode] = search.nodes
+    assert nodes["minimax"] == tree_size(board, 5)
+    assert nodes["ordered"] < nodes["alphabeta"] / 2 < nodes["minimax"] / 4
+
+
+def test_depth_limited_search_names_bad_arguments():
+    with pytest.raises(ValueError, match="depth=-1"):
+        DepthLimited().value(Board(), -1)
+    with pytest.raises(ValueError, match="'sideways'.*minimax, alphabeta, ordered"):
+        DepthLimited().value(Board(), 2, "sideways")
 
 
 def test_evaluator_reports_nodes_on_stderr_with_verbose():

@@ -196,11 +196,14 @@ METHODS = {
     "genetic-external": ["--population", "4", "--generations", "2", "--fitness", "external",
                          "--external-games", "2", "--selection", "1"],
     "grid": ["--step", "0.5", "--order", "0,1", "--sweeps", "2"],
+    "genetic-random": ["--population", "4", "--generations", "2", "--fitness", "random-fast", "--external-games", "2"],
     "grid-c": ["--step", "1", "--order", "4,5", "--rule", "c", "--games", "2"],
+    "grid-b": ["--step", "1", "--order", "4,5", "--rule", "b", "--games", "2", "--definitions", "clinea"],
     "hillclimb": ["--iterations", "3", "--games", "3", "--opponent", "random"],
     "lms": ["--iterations", "3", "--games", "4"],
 }
-EXPECTED_ROWS = {"genetic": 3, "genetic-external": 2, "grid": 2, "grid-c": 1, "hillclimb": 3, "lms": 3}
+EXPECTED_ROWS = {"genetic": 3, "genetic-external": 2, "genetic-random": 2, "grid": 2, "grid-c": 1, "grid-b": 1,
+                 "hillclimb": 3, "lms": 3}
 
 
 @pytest.mark.parametrize("name", sorted(METHODS))

@@ -96,6 +96,10 @@ def build_parser() -> argparse.ArgumentParser:
                         "against random; c over N games against randomized minimax (default a)")
     p.add_argument("--games", type=_positive_int("--games"), default=10,
                    help="N, games per colour for rules b and c (default 10)")
+    p.add_argument("--definitions", choices=grid.DEFINITIONS, default="report",
+                   help="report: a = won once and never lost, b and c also need no fewer wins and no "
+                        "more losses; clinea: a = won both games, b = higher wins - losses only "
+                        "(default report)")
     p.add_argument("--step", type=float, default=0.1, help="grid step in [-1, 1] (default 0.1)")
     p.add_argument("--order", default=None, metavar="I,J,...",
                    help="weight indices, taken two at a time (default 0,1,2,...)")
@@ -108,9 +112,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pmut", type=float, default=0.005, help="chance of redrawing each weight (default 0.005)")
     p.add_argument("--selection", type=int, choices=(1, 2), default=2,
                    help="1: random pairs from the fitter half; 2: tournaments over 20%% (default 2)")
-    p.add_argument("--fitness", choices=("1", "2", "external"), default="2",
+    p.add_argument("--fitness", choices=("1", "2", "external", "random", "random-fast"), default="2",
                    help="1: share of round-robin games not lost; 2: 0/5/10 + 1/2/4 moving second; "
-                        "external: fitness 2 over games against randomized minimax (default 2)")
+                        "external: fitness 2 over games against randomized minimax; random: the same "
+                        "against random, for boards where greedy players only draw each other; "
+                        "random-fast: that plus up to 4 for winning sooner, when random loses nearly "
+                        "every game (default 2)")
     p.add_argument("--external-games", type=_positive_int("--external-games"), default=10,
                    help="games per colour for --fitness external (default 10)")
     p.add_argument("--whole-vectors", action="store_true",
@@ -180,7 +187,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds = [Weights.load(f).for_c(args.c) for f in getattr(args, "init", ())]
     except ValueError as error:
         parser.error(str(error))
-    extra = {"hillclimb": ["accepted"], "lms": ["win_rate", "victory_rate", "rate"], "grid": ["pair"]}
+    extra = {"hillclimb": ["accepted"], "lms": ["win_rate", "victory_rate", "rate"], "grid": ["pair", "champion_wins", "champion_losses"]}
     recorder = Recorder(prefix + ".csv", budget, extra.get(args.method, ()), f"train {args.method}", args.quiet)
     plotting()
     if threading.current_thread() is threading.main_thread():
@@ -193,13 +200,15 @@ def main(argv: list[str] | None = None) -> int:
                     config = genetic.GeneticConfig(
                         population=args.population, pcross=args.pcross, pmut=args.pmut,
                         selection=args.selection, fitness=1 if args.fitness == "1" else 2,
-                        external=args.fitness == "external", external_games=args.external_games,
+                        external=args.fitness in ("external", "random", "random-fast"),
+                        external_games=args.external_games, fast_wins=args.fitness == "random-fast",
+                        external_opponent="random" if args.fitness.startswith("random") else "minimax",
                         whole_vectors=args.whole_vectors, elite_never_mutates=args.elite_never_mutates,
                         low=args.min, high=args.max)
                     best, score = genetic.run(geometry, config, budget, recorder, runner, rng.getrandbits(63), seeds)
                 elif args.method == "grid":
                     best, score = grid.run(geometry, start, args.rule, args.step, order, args.games,
-                                           budget, recorder, runner, rng.getrandbits(63))
+                                           budget, recorder, runner, rng.getrandbits(63), args.definitions)
                 elif args.method == "hillclimb":
                     best, score = hillclimb.run(geometry, start, args.factor, args.opponent, args.games,
                                                 budget, recorder, runner, rng.getrandbits(63))
@@ -261,5 +270,6 @@ def write_results(args, argv, seed, geometry, recorder, budget, best, score, eva
         info["evaluation"] = {kind: {"first": vars(first), "second": vars(second)}
                               for kind, (first, second) in evaluation.items()}
     Weights(best, args.c, info).save(prefix + ".json")
-    plot(recorder.rows, prefix + ".png", f"clinea train {args.method} on {args.columns}x{args.rows}, c={args.c}")
+    plot(recorder.rows, prefix + ".png", f"clinea train {args.method} on {args.columns}x{args.rows}, c={args.c}",
+         args.method)
     print(f"wrote {prefix}.json, {prefix}.csv, {prefix}.png")

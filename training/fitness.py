@@ -42,6 +42,20 @@ def fitness_points(games: Sequence[tuple[int, bool]]) -> float:
 
 FITNESS = {1: fitness_not_lost, 2: fitness_points}
 
+SPEED_BONUS = 4
+
+
+def fitness_fast_wins(games: Sequence[tuple[int, bool, int]], max_plies: int) -> float:
+    """Fitness 2 plus, for each win, up to SPEED_BONUS more the sooner it came
+    (SPEED_BONUS * (1 - plies / max_plies)). Against random a decent greedy
+    wins nearly every game, so fitness 2 ties at its maximum and stops
+    ranking; how fast the wins come still separates the players, and fast
+    winners leave random fewer chances to block them into a draw."""
+    if not games:
+        return 0.0
+    bonus = sum(SPEED_BONUS * (1 - plies / max_plies) for o, _, plies in games if o == WIN)
+    return fitness_points([(o, second) for o, second, _ in games]) + bonus / len(games)
+
 
 OUTCOME_NAMES = {WIN: "wins", DRAW: "draws", LOSS: "losses"}
 
@@ -88,8 +102,8 @@ def round_robin_task(task: list) -> list:
 
 
 def versus_task(task: list) -> list:
-    """[(geometry, c, values, kind, depth, seed, me)] -> [outcome for the greedy
-    player, which moves first when me == 0]."""
+    """[(geometry, c, values, kind, depth, seed, me)] -> [(outcome for the
+    greedy player, which moves first when me == 0, plies played)]."""
     out = []
     player = None
     for geometry, c, values, kind, depth, seed, me in task:
@@ -97,7 +111,8 @@ def versus_task(task: list) -> list:
             player = greedy(values, c)
         other = opponent(kind, seed, depth)
         pair = (player, other) if me == 0 else (other, player)
-        out.append(outcome_for(play(*pair, geometry).winner, me))
+        result = play(*pair, geometry)
+        out.append((outcome_for(result.winner, me), len(result.moves)))
     return out
 
 
@@ -121,10 +136,11 @@ def game_seed(seed: int, index: int) -> int:
 
 
 def versus(players: Sequence[Sequence[float]], geometry: Geometry, c: int, kind: str,
-           games_each_colour: int, seed: int, runner, depth: int = 4) -> list[list]:
+           games_each_colour: int, seed: int, runner, depth: int = 4, lengths: bool = False) -> list[list]:
     """Each player plays `games_each_colour` games moving first and as many
     moving second against a fresh `kind` opponent ("random" or "minimax").
-    Returns, per player, its games as (outcome, second)."""
+    Returns, per player, its games as (outcome, second), or with `lengths`
+    (outcome, second, plies played)."""
     tasks = []
     for p, values in enumerate(players):
         for me in (0, 1):
@@ -132,7 +148,8 @@ def versus(players: Sequence[Sequence[float]], geometry: Geometry, c: int, kind:
                 tasks.append((geometry, c, list(values), kind, depth, game_seed(seed, 2 * k + me), me))
     outcomes = runner.map_chunks(versus_task, tasks)
     per = 2 * games_each_colour
-    return [[(o, t[6] == 1) for o, t in zip(outcomes[p * per:(p + 1) * per], tasks[p * per:(p + 1) * per])]
+    return [[(o, t[6] == 1, plies) if lengths else (o, t[6] == 1)
+             for (o, plies), t in zip(outcomes[p * per:(p + 1) * per], tasks[p * per:(p + 1) * per])]
             for p in range(len(players))]
 
 

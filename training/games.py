@@ -18,6 +18,7 @@ from clinea.players.bot import Bot
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
 from clinea.players.weights import Weights
+from clinea.training.parametrisation import player_weights
 
 
 @dataclass(frozen=True)
@@ -59,8 +60,10 @@ def play(first: Bot, second: Bot, geometry: Geometry) -> GameResult:
 
 
 def greedy(values, c: int) -> GreedyBot:
-    """A greedy player with the flat weight vector `values` for `c` in a row."""
-    return GreedyBot(Weights(list(values), c))
+    """A greedy player with the flat weight vector `values` for `c` in a row,
+    in either parametrisation (clinea.training.parametrisation)."""
+    own, opponent = player_weights(values, c)
+    return GreedyBot(Weights(own, c), None if opponent is None else Weights(opponent, c))
 
 
 def opponent(kind: str, seed: int, depth: int = 4) -> Bot:

@@ -11,7 +11,8 @@ from dataclasses import dataclass
 from typing import Sequence
 
 from clinea.core.features import feature_count, feature_groups
-from clinea.training.fitness import FITNESS, round_robin, summary, versus
+from clinea.training import parametrisation
+from clinea.training.fitness import FITNESS, fitness_fast_wins, round_robin, summary, versus
 
 
 @dataclass
@@ -21,10 +22,16 @@ class GeneticConfig:
     pmut: float = 0.005
     selection: int = 2              # 1: random pairs from the fitter half; 2: tournaments
     fitness: int = 2                # 1: share not lost; 2: points; see `external`
-    external: bool = False          # score against randomized minimax instead of a round robin
+    external: bool = False          # score against a fixed opponent instead of a round robin
     external_games: int = 10        # per colour, when external
+    # when external: "minimax" (randomized, depth 4) or "random"; on large
+    # boards with long lines greedy-against-greedy games are nearly all draws,
+    # so a round robin ranks nobody, while random still loses some games
+    external_opponent: str = "minimax"
+    fast_wins: bool = False         # when external: fitness 2 plus a bonus for winning sooner
     whole_vectors: bool = False
     elite_never_mutates: bool = False
+    parametrisation: str = "clinea"  # or "report": its 28 parameters for c = 4
     low: float = -1.0
     high: float = 1.0
     tournament_share: float = 0.2
@@ -40,15 +47,25 @@ class GeneticConfig:
             raise ValueError(f"--selection {self.selection} is out of range: allowed 1 or 2")
         if self.fitness not in FITNESS:
             raise ValueError(f"--fitness {self.fitness} is out of range: allowed 1 or 2")
+        if self.fast_wins and not self.external:
+            raise ValueError("the fast-wins fitness needs an external opponent (--fitness random-fast)")
+        if self.external_opponent not in ("minimax", "random"):
+            raise ValueError(f"external opponent {self.external_opponent!r} is unknown: allowed minimax, random")
+        if self.parametrisation not in parametrisation.NAMES:
+            raise ValueError(f"parametrisation {self.parametrisation!r} is unknown: "
+                             f"allowed {', '.join(parametrisation.NAMES)}")
+        if self.whole_vectors and self.parametrisation != "clinea":
+            raise ValueError("--whole-vectors needs the clinea parametrisation (its run vectors are the genes)")
         if not -1.0 <= self.low < self.high <= 1.0:
             raise ValueError(f"--min {self.low} / --max {self.high}: allowed -1 <= min < max <= 1")
 
 
-def genes(c: int, whole_vectors: bool) -> list[tuple[int, int]]:
-    """[(start, stop)] of each gene in the flat vector."""
+def genes(c: int, whole_vectors: bool, length: int | None = None) -> list[tuple[int, int]]:
+    """[(start, stop)] of each gene in the flat vector (`length` numbers,
+    by default clinea's feature_count(c))."""
     if whole_vectors:
         return [(start, stop) for _, start, stop in feature_groups(c) if stop > start]
-    return [(i, i + 1) for i in range(feature_count(c))]
+    return [(i, i + 1) for i in range(feature_count(c) if length is None else length)]
 
 
 def random_individual(length: int, low: float, high: float, rng: random.Random) -> list[float]:
@@ -112,9 +129,14 @@ def next_generation(population: Sequence[Sequence[float]], fitness: Sequence[flo
 
 def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: int) -> list[float]:
     """Fitness of everyone: a round robin (every pair twice, both colours) or,
-    when external, games against randomized minimax, half moving first."""
+    when external, games against the external opponent, half moving first."""
+    if config.external and config.fast_wins:
+        games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner,
+                       lengths=True)
+        max_plies = geometry.board().max_moves
+        return [fitness_fast_wins(g, max_plies) for g in games]
     if config.external:
-        games = versus(population, geometry, c, "minimax", config.external_games, seed, runner)
+        games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner)
     else:
         games = round_robin(population, geometry, c, runner)
     score = FITNESS[config.fitness]
@@ -122,22 +144,31 @@ def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: 
 
 
 def run(geometry, config: GeneticConfig, budget, recorder, runner, seed: int,
-        seeds: Sequence[Sequence[float]] = ()) -> tuple[list[float], float]:
-    """Evolves until the budget is spent; returns (best weights, its fitness)."""
+        seeds: Sequence[Sequence[float]] = (), watch=None) -> tuple[list[float], float]:
+    """Evolves until the budget is spent; returns (best weights, its fitness).
+    `watch(generation, best weights)`, when given, sees every generation's
+    best: fitness is relative to the population, so a curve that means
+    something across generations needs a fixed yardstick outside it."""
     config.check()
     c = geometry.c
     rng = random.Random(seed)
-    length = feature_count(c)
+    length = parametrisation.length(config.parametrisation, c)
     population = [list(s) for s in seeds][:config.population]
+    for individual in population:
+        if len(individual) != length:
+            raise ValueError(f"a seeded individual has {len(individual)} weights: the {config.parametrisation} "
+                             f"parametrisation has {length} for c={c}")
     while len(population) < config.population:
         population.append(random_individual(length, config.low, config.high, rng))
-    gene_slices = genes(c, config.whole_vectors)
+    gene_slices = genes(c, config.whole_vectors, length)
     generation = 0
     fitness = evaluate(population, geometry, c, config, runner, rng.getrandbits(63))
     while True:
         generation += 1
         leader = max(range(len(population)), key=lambda i: fitness[i])
         recorder.record(generation, summary(fitness), best=(population[leader], fitness[leader]))
+        if watch is not None:
+            watch(generation, population[leader])
         if not budget.more(generation):
             break
         population = next_generation(population, fitness, config, gene_slices, rng)

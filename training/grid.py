@@ -2,11 +2,14 @@
 in [-1, 1], the others fixed, pair after pair, for several sweeps; a
 candidate replaces the champion when it is "better" by the chosen rule.
 
-Rules:
-  a  it beats the champion both moving first and moving second;
-  b  over N games per colour against random, (wins - losses) is higher;
-  c  over N games per colour against randomized minimax (depth 4), (wins -
-     losses) is higher with no fewer wins and no more losses.
+Rules, as the report defines them (DEFINITIONS "report", the default):
+  a  it beats the champion: over one game in each colour it won at least
+     once and never lost;
+  b  over N games per colour against random, (wins - losses) is higher with
+     no fewer wins and no more losses;
+  c  the same over N games per colour against randomized minimax (depth 4).
+clinea's own definitions ("clinea") differ for a and b: a wins both games,
+b only needs a higher (wins - losses).
 Candidates are judged on the same opponent seeds as the champion, so a
 difference is the weights', not the dice's. All candidates of a pair are
 judged against the champion of that pair step (so the step runs in
@@ -19,9 +22,10 @@ import itertools
 from typing import Sequence
 
 from clinea.core.features import feature_count
-from clinea.training.fitness import WIN, Tally, fitness_points, outcome_for, round_robin_task, summary, versus
+from clinea.training.fitness import LOSS, WIN, Tally, fitness_points, outcome_for, round_robin_task, summary, versus
 
 RULES = ("a", "b", "c")
+DEFINITIONS = ("report", "clinea")
 
 
 def grid_values(step: float, low: float = -1.0, high: float = 1.0) -> list[float]:
@@ -44,11 +48,18 @@ def pairs_from_order(order: Sequence[int], length: int) -> list[tuple[int, int]]
 
 
 def accept_a(games: Sequence[tuple[int, bool]]) -> bool:
-    """Rule a: the candidate won its games against the champion in both colours."""
+    """clinea's rule a: the candidate won its games against the champion in both colours."""
     return {second for outcome, second in games if outcome == WIN} == {False, True}
 
 
+def accept_a_report(games: Sequence[tuple[int, bool]]) -> bool:
+    """The report's rule a: won at least once against the champion, never lost."""
+    outcomes = [outcome for outcome, _ in games]
+    return WIN in outcomes and LOSS not in outcomes
+
+
 def accept_b(candidate: Tally, champion: Tally) -> bool:
+    """clinea's rule b: a higher (wins - losses), whatever the wins and losses."""
     return candidate.margin > champion.margin
 
 
@@ -56,6 +67,13 @@ def accept_c(candidate: Tally, champion: Tally) -> bool:
     """Rule c: (wins - losses) improves, with no fewer wins and no more losses."""
     return (candidate.margin > champion.margin and candidate.wins >= champion.wins
             and candidate.losses <= champion.losses)
+
+
+# (rule, definitions) -> acceptance test; rule a's looks at the games against
+# the champion, the others at tallies against a fixed opponent
+ACCEPT = {("a", "report"): accept_a_report, ("a", "clinea"): accept_a,
+          ("b", "report"): accept_c, ("b", "clinea"): accept_b,
+          ("c", "report"): accept_c, ("c", "clinea"): accept_c}
 
 
 def against_champion(candidates, champion, geometry, c: int, runner) -> list[list]:
@@ -74,11 +92,16 @@ def against_champion(candidates, champion, geometry, c: int, runner) -> list[lis
 
 
 def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequence[int] | None,
-        games: int, budget, recorder, runner, seed: int) -> tuple[list[float], float]:
+        games: int, budget, recorder, runner, seed: int,
+        definitions: str = "report") -> tuple[list[float], float]:
     """Sweeps until the budget is spent (an iteration is one pair). Returns
-    (champion, its score: fitness 2 for rule a, else wins - losses)."""
+    (champion, its score: fitness 2 for rule a, else wins - losses). Rules b
+    and c record the champion's wins and losses after every step."""
     if rule not in RULES:
         raise ValueError(f"rule {rule!r} is out of range: allowed {', '.join(RULES)}")
+    if definitions not in DEFINITIONS:
+        raise ValueError(f"definitions {definitions!r} are unknown: allowed {', '.join(DEFINITIONS)}")
+    accept = ACCEPT[rule, definitions]
     c = geometry.c
     length = feature_count(c)
     values = grid_values(step)
@@ -96,12 +119,11 @@ def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequenc
         if rule == "a":
             results = against_champion(candidates, champion, geometry, c, runner)
             scores = [fitness_points(g) for g in results]
-            accepted = [k for k, g in enumerate(results) if accept_a(g)]
+            accepted = [k for k, g in enumerate(results) if accept(g)]
         else:
             results = versus(candidates, geometry, c, kind, games, seed, runner)
             tallies = [Tally.of(g) for g in results]
             scores = [t.margin for t in tallies]
-            accept = accept_b if rule == "b" else accept_c
             accepted = [k for k, t in enumerate(tallies) if accept(t, champion_tally)]
         if accepted:
             best = max(accepted, key=lambda k: scores[k])
@@ -109,8 +131,11 @@ def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequenc
             if rule != "a":
                 champion_tally = tallies[best]
         iteration += 1
+        champion_record = {} if champion_tally is None else {
+            "champion_wins": champion_tally.wins, "champion_losses": champion_tally.losses}
         recorder.record(iteration, summary(scores), best=(champion, champion_tally.margin if champion_tally
-                                                          is not None else max(scores)), pair=f"{i}-{j}")
+                                                          is not None else max(scores)),
+                        pair=f"{i}-{j}", **champion_record)
         if not budget.more(iteration):
             break
     score = champion_tally.margin if champion_tally is not None else max(scores)

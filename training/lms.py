@@ -54,10 +54,13 @@ def learner_positions(moves: Sequence[int], geometry, me: int) -> list[list[floa
 
 
 def run(geometry, start: Sequence[float], against: str, games: int, rate: float, cooling: float,
-        budget, recorder, seed: int) -> tuple[list[float], float]:
+        budget, recorder, seed: int, watch=None) -> tuple[list[float], float]:
     """Learns until the budget is spent, `games` games per iteration (colours
     alternating). Returns (weights, last iteration's win rate). Runs in one
-    process: each game's update depends on the one before."""
+    process: each game's update depends on the one before. `watch(iteration,
+    weights)`, when given, sees the weights after every iteration: against
+    its previous self the learner wins about half its games whatever it
+    learns, so progress shows only against a fixed opponent."""
     if against not in OPPONENTS:
         raise ValueError(f"--against {against!r} is out of range: allowed {', '.join(OPPONENTS)}")
     if not 0 < rate <= 1:
@@ -89,5 +92,7 @@ def run(geometry, start: Sequence[float], against: str, games: int, rate: float,
         recorder.record(iteration, summary(rates), best=(weights, win_rate), win_rate=round(win_rate, 4),
                         victory_rate=round(victory_rate, 4), rate=round(rate, 6))
         rate *= cooling
+        if watch is not None:
+            watch(iteration, weights)
         if not budget.more(iteration):
             return weights, win_rate

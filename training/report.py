@@ -82,16 +82,28 @@ def plotting():
     return plt
 
 
-def plot(rows: Sequence[dict], path, title: str) -> None:
-    """The best / mean / median / worst curves against the iteration, as a PNG."""
+# what one row of a method's CSV is, for the plot's x axis
+STEP_NAMES = {"genetic": "generation", "grid": "grid step (one pair of weights)"}
+
+
+def plot(rows: Sequence[dict], path, title: str, method: str | None = None) -> None:
+    """The best / mean / median / worst curves against the iteration, as a
+    PNG; when the rows carry the champion's wins and losses (grid rules b
+    and c), those per step instead: the spread of all candidates says little
+    about where the search stands."""
     plt = plotting()
 
     figure, axes = plt.subplots(figsize=(8, 4.5))
     x = [row["iteration"] for row in rows]
-    for key, style in (("best", "-"), ("mean", "--"), ("median", ":"), ("worst", "-.")):
-        axes.plot(x, [row[key] for row in rows], style, label=key)
-    axes.set_xlabel("iteration")
-    axes.set_ylabel("fitness")
+    if rows and rows[0].get("champion_wins") not in (None, ""):
+        axes.plot(x, [row["champion_wins"] for row in rows], "-o", label="champion's wins")
+        axes.plot(x, [row["champion_losses"] for row in rows], "--o", label="champion's losses")
+        axes.set_ylabel("games")
+    else:
+        for key, style in (("best", "-"), ("mean", "--"), ("median", ":"), ("worst", "-.")):
+            axes.plot(x, [row[key] for row in rows], style, label=key)
+        axes.set_ylabel("fitness")
+    axes.set_xlabel(STEP_NAMES.get(method, "iteration"))
     axes.set_title(title)
     axes.legend()
     axes.grid(alpha=0.3)

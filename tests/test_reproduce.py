@@ -1,0 +1,208 @@
+"""The reproduction of the reports: the report's 28-parameter greedy
+against a plain scoring of its features, the report's grid rules on
+hand-made results, the GA's new options, and `clinea reproduce --quick` end
+to end. (The searches of the node table are tested in test_search.py.)"""
+import random
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clinea.core import Board
+from clinea.core.features import count_features, feature_count
+from clinea.core.greedy import Greedy
+from clinea.training import genetic, grid, parametrisation
+from clinea.training.fitness import DRAW, LOSS, WIN, Tally
+from clinea.training.games import Geometry, greedy
+from clinea.training.parallel import Runner
+from clinea.training.report import Budget, Recorder
+
+
+@st.composite
+def boards(draw, max_side=6):
+    """A random unfinished position on a small board (both board paths)."""
+    columns = draw(st.integers(2, max_side))
+    rows = draw(st.integers(2, max_side))
+    c = draw(st.integers(2, 4))
+    rng = random.Random(draw(st.integers(0, 2 ** 32)))
+    board = Board(columns, rows, c)
+    for _ in range(draw(st.integers(0, columns * rows))):
+        if board.is_over():
+            break
+        board.play(rng.choice(board.legal_columns()))
+    return board
+
+
+# ------------------------------------------------------------ the report's 28 parameters
+
+def plain_greedy_choice(board: Board, own: list[float], opponent: list[float]) -> int:
+    """The greedy rule with separate opponent weights, in Python: a win, else
+    a safe move, scored sum(own * mine - opponent * theirs); ties to the
+    centre, then the left."""
+    legal = board.legal_columns()
+    for col in legal:
+        if board.is_winning_move(col):
+            return col
+    safe = []
+    for col in legal:
+        board.play(col)
+        if board.is_over() or not any(board.is_winning_move(r) for r in board.legal_columns()):
+            safe.append(col)
+        board.undo()
+    me = board.side_to_move
+    best, best_score = None, None
+    for col in safe or legal:
+        board.play(col)
+        counts = count_features(board)
+        board.undo()
+        score = 0.0
+        for w, v, mine, theirs in zip(own, opponent, counts[me], counts[1 - me]):
+            score += w * mine - v * theirs
+        off = abs(2 * col - (board.columns - 1))
+        if best is None or score > best_score or (score == best_score and off < abs(2 * best - (board.columns - 1))):
+            best, best_score = col, score
+    return best
+
+
+@settings(max_examples=40, deadline=None)
+@given(boards(max_side=7), st.integers(0, 2 ** 32))
+def test_split_weights_play_as_a_plain_scoring_of_the_features(board, seed):
+    if board.is_over():
+        return
+    rng = random.Random(seed)
+    vector = [rng.uniform(-1, 1) for _ in range(parametrisation.length("report", board.c))]
+    own, opponent = parametrisation.player_weights(vector, board.c)
+    assert greedy(vector, board.c).choose(board) == plain_greedy_choice(board.copy(), own, opponent)
+
+
+def test_the_report_vector_has_28_numbers_and_reduces_to_ours_when_both_sides_weigh_alike():
+    assert parametrisation.length("report", 4) == 28 and parametrisation.length("clinea", 4) == 16
+    rng = random.Random(5)
+    ours = [rng.uniform(-1, 1) for _ in range(16)]
+    report = ours + ours[4:]  # scalars, own runs, opponent runs = own runs
+    assert parametrisation.player_weights(report, 4) == (ours, ours)
+    assert parametrisation.player_weights(ours, 4) == (ours, None)
+    board = Board(7, 6, 4, 21)
+    own, opponent = parametrisation.player_weights(report, 4)
+    alike, split = Greedy(ours, 4), Greedy(own, 4, opponent)
+    for _ in range(30):
+        if board.is_over():
+            break
+        assert alike.choose(board) == split.choose(board)
+        board.play(alike.choose(board))
+    with pytest.raises(ValueError, match="17 weights for c=4: expected 16 .clinea. or 28 .report."):
+        parametrisation.player_weights([0.0] * 17, 4)
+
+
+# ------------------------------------------------------------ grid rules
+
+def test_report_rule_a_is_a_win_and_no_loss():
+    assert grid.accept_a_report([(WIN, False), (DRAW, True)])
+    assert not grid.accept_a_report([(WIN, False), (LOSS, True)])
+    assert not grid.accept_a_report([(DRAW, False), (DRAW, True)])
+    assert not grid.accept_a([(WIN, False), (DRAW, True)])  # ours needs both
+
+
+def tally(wins, draws, losses):
+    t = Tally()
+    for outcome, count in ((WIN, wins), (DRAW, draws), (LOSS, losses)):
+        for _ in range(count):
+            t.count(outcome)
+    return t
+
+
+def test_report_rule_b_also_needs_no_fewer_wins_and_no_more_losses():
+    champion = tally(10, 6, 4)
+    more_losses = tally(14, 0, 6)  # margin 8 > 6, but more losses
+    assert grid.ACCEPT["b", "clinea"](more_losses, champion)
+    assert not grid.ACCEPT["b", "report"](more_losses, champion)
+    assert grid.ACCEPT["b", "report"](tally(11, 6, 3), champion)
+
+
+# ------------------------------------------------------------ GA options
+
+def test_ga_over_28_parameters_against_random_reports_every_generations_best(tmp_path):
+    geometry = Geometry(5, 4, 3, None)
+    config = genetic.GeneticConfig(population=4, parametrisation="report", external=True,
+                                   external_opponent="random", external_games=2)
+    budget = Budget(3, None)
+    recorder = Recorder(tmp_path / "ga.csv", budget, quiet=True)
+    seen = []
+    with Runner(1) as runner:
+        best, fitness = genetic.run(geometry, config, budget, recorder, runner, 1,
+                                    watch=lambda g, b: seen.append((g, list(b))))
+    recorder.close()
+    assert len(best) == parametrisation.length("report", 3) == 4 + 8 * 2
+    assert [g for g, _ in seen] == [1, 2, 3] and seen[-1][1] == best
+    assert 0 <= fitness <= 14  # fitness 2: at most 10 + 4 a game
+
+
+def test_ga_refuses_seeds_of_the_other_parametrisation(tmp_path):
+    budget = Budget(1, None)
+    recorder = Recorder(tmp_path / "ga.csv", budget, quiet=True)
+    config = genetic.GeneticConfig(population=2, parametrisation="report")
+    with Runner(1) as runner, pytest.raises(ValueError, match="16 weights: the report parametrisation has 28"):
+        genetic.run(Geometry(), config, budget, recorder, runner, 1, [[0.0] * 16])
+    recorder.close()
+
+
+# ------------------------------------------------------------ end to end
+
+def test_reproduce_quick_writes_the_report_with_its_plots(tmp_path):
+    out = tmp_path / "results"
+    done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--seeds", "3",
+                           "--only", "hand-made", "grid-c", "search", "lms", "--out", str(out)],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    report = (out / "REPORT.md").read_text()
+    hand_made = next(line for line in report.splitlines() if line.startswith("| hand-made weights"))
+    cells = [cell.strip() for cell in hand_made.split("|")]
+    assert cells[2] == "100 %"  # the report's figure beside ours
+    share = float(cells[3].split()[0])
+    assert 50 <= share <= 100  # the hand-made player beats random most of the time
+    assert "grid search, rule c" in report and "![grid-c.png](grid-c.png)" in report
+    search_rows = report.split("## Connect-4 report")[1].split("## ")[0].splitlines()
+    assert [line.split("|")[1].strip() for line in search_rows
+            if line.startswith("| ") and line.split("|")[1].strip().isdigit()] == ["1", "2", "3", "4"]
+    lms_rows = report.split("## LMS report")[1].splitlines()
+    assert [line.split("|")[1].strip() for line in lms_rows if line.startswith("| ") and "%" in line] == ["1", "2", "3"]
+    for name in ("grid-c.png", "search.png", "lms.png"):
+        assert (out / name).read_bytes()[:4] == b"\x89PNG"
+    assert len(list((out / "runs").glob("grid-c-seed*.csv"))) == 3
+
+
+def test_reproduce_names_a_bad_seed_count():
+    done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--seeds", "0"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "--seeds 0 is out of range: allowed 1 or more" in done.stderr
+
+
+def test_reproduce_names_an_unwritable_output_folder(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--out", str(blocker / "out")],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and f"--out '{blocker / 'out'}' cannot be written" in done.stderr
+
+
+def test_fast_wins_rank_players_that_fitness_2_ties():
+    from clinea.training.fitness import SPEED_BONUS, fitness_fast_wins, fitness_points
+    slow = [(WIN, False, 80), (WIN, True, 80)]
+    fast = [(WIN, False, 20), (WIN, True, 20)]
+    drawn = [(WIN, False, 20), (DRAW, True, 100)]
+    assert fitness_points([g[:2] for g in slow]) == fitness_points([g[:2] for g in fast]) == 12
+    assert fitness_fast_wins(fast, 100) == 12 + SPEED_BONUS * 0.8
+    assert fitness_fast_wins(fast, 100) > fitness_fast_wins(slow, 100) > fitness_fast_wins(drawn, 100)
+
+
+def test_versus_with_lengths_counts_the_plies_of_each_game():
+    from clinea.training.fitness import versus
+    geometry = Geometry(5, 4, 3, None)
+    with Runner(1) as runner:
+        plain = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner)[0]
+        timed = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner, lengths=True)[0]
+    assert [g[:2] for g in timed] == plain  # same games, same dice
+    for outcome, _, plies in timed:
+        assert 1 <= plies <= 20 and (outcome != DRAW or plies == 20)

@@ -1,0 +1,114 @@
+"""The report's greedy-player table, row by row: what each row trains, with
+which settings (the report's, and a tiny `quick` form that runs the same code
+in seconds), and the figure the report printed.
+
+Every figure is the share of games won against random, half of them moving
+first. A row trains once per seed (`train`) and the driver
+(clinea.training.reproduce) evaluates what it returns.
+"""
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from clinea.core.features import feature_count
+from clinea.players.weights import Weights
+from clinea.training import genetic, grid
+from clinea.training.games import Geometry
+from clinea.training.report import Budget, Recorder
+
+STANDARD = Geometry(7, 6, 4, 21)
+
+GA_REPORT = {"population": 50, "generations": 150, "selection": 2, "fitness": 2, "pmut": 0.005, "pcross": 0.4}
+GA_QUICK = {"population": 6, "generations": 3}
+
+
+@dataclass(frozen=True)
+class Row:
+    key: str
+    title: str
+    report: float                 # the report's win rate against random, in %
+    kind: str                     # "genetic", "grid", "hand-made" or "random weights"
+    geometry: Geometry = STANDARD
+    settings: dict = field(default_factory=dict)
+    quick: dict = field(default_factory=dict)     # overrides `settings` in the quick form
+    reference: tuple = ("random", "minimax")      # what each generation's best is measured against
+
+    def settings_for(self, quick: bool) -> dict:
+        return {**self.settings, **(self.quick if quick else {})}
+
+
+ROWS = [
+    Row("ga", "GA, selection 2, fitness 2, pop 50, 150 gen, pmut 0.005, pcross 0.4", 96.3, "genetic",
+        settings=dict(GA_REPORT), quick=dict(GA_QUICK)),
+    Row("ga-28", "the same GA over the report's 28 parameters (own and opponent run weights apart)", 96.3,
+        "genetic", settings={**GA_REPORT, "parametrisation": "report"}, quick={**GA_QUICK}),
+    Row("ga-external", "GA, external fitness: 25+25 games vs randomized depth-4 minimax", 97.2, "genetic",
+        settings={**GA_REPORT, "fitness": "external", "external_games": 25},
+        quick={**GA_QUICK, "population": 4, "generations": 2, "external_games": 2}),
+    Row("ga-seeded", "GA seeded with the hand-made player, elite never mutates", 98.6, "genetic",
+        settings={**GA_REPORT, "seeded": True, "elite_never_mutates": True},
+        quick={**GA_QUICK}),
+    Row("hand-made", "hand-made weights", 100.0, "hand-made"),
+    Row("grid-c", "grid search, rule c (report's): better against randomized minimax over 100 games", 95.0,
+        "grid", settings={"rule": "c", "games": 50, "step": 0.2, "sweeps": 1},
+        quick={"games": 2, "step": 1.0, "order": [4, 5]}),
+    Row("random", "random weights", 91.0, "random weights"),
+    Row("ga-9x8", "GA on 9x8, c 5, p 100", 98.4, "genetic", Geometry(9, 8, 5, 100),
+        settings=dict(GA_REPORT), quick={**GA_QUICK, "population": 4, "generations": 2}),
+    # greedy-against-greedy games there are nearly all draws and against random
+    # fitness 2 ties at its top from the first generation: wins are ranked by speed
+    Row("ga-14x12", "GA on 14x12, c 10, p 500; fitness against random, sooner wins score more", 99.8,
+        "genetic", Geometry(14, 12, 10, 500),
+        settings={**GA_REPORT, "fitness": "random-fast", "external_games": 10},
+        quick={**GA_QUICK, "population": 4, "generations": 2, "external_games": 2},
+        reference=("random",)),  # depth-4 minimax on 14 columns costs seconds a game
+]
+
+
+def genetic_config(settings: dict) -> genetic.GeneticConfig:
+    fitness = settings.get("fitness", 2)
+    external = fitness in ("external", "random", "random-fast")
+    return genetic.GeneticConfig(
+        population=settings["population"], pcross=settings["pcross"], pmut=settings["pmut"],
+        selection=settings["selection"], fitness=2 if external else int(fitness), external=external,
+        external_games=settings.get("external_games", 10),
+        external_opponent="random" if fitness in ("random", "random-fast") else "minimax",
+        fast_wins=fitness == "random-fast",
+        elite_never_mutates=settings.get("elite_never_mutates", False),
+        parametrisation=settings.get("parametrisation", "clinea"))
+
+
+def train(row: Row, quick: bool, seed: int, runner, csv_path, watch=None) -> list[float]:
+    """The weights this row's method finds with this seed (for "hand-made",
+    the shipped weights; for "random weights", a random vector)."""
+    settings = row.settings_for(quick)
+    c = row.geometry.c
+    rng = random.Random(seed)
+    if row.kind == "hand-made":
+        return Weights.default().for_c(c)
+    if row.kind == "random weights":
+        return [rng.uniform(-1, 1) for _ in range(feature_count(c))]
+    if row.kind == "genetic":
+        budget = Budget(settings["generations"], None)
+        recorder = Recorder(csv_path, budget, quiet=True)
+        seeds = [Weights.default().for_c(c)] if settings.get("seeded") else []
+        try:
+            best, _ = genetic.run(row.geometry, genetic_config(settings), budget, recorder, runner,
+                                  rng.getrandbits(63), seeds, watch)
+        finally:
+            recorder.close()
+        return best
+    if row.kind == "grid":
+        order = settings.get("order") or list(range(feature_count(c)))
+        pairs = grid.pairs_from_order(order, feature_count(c))
+        budget = Budget(settings["sweeps"] * len(pairs), None)
+        recorder = Recorder(csv_path, budget, ["pair", "champion_wins", "champion_losses"], quiet=True)
+        start = [rng.uniform(-1, 1) for _ in range(feature_count(c))]
+        try:
+            best, _ = grid.run(row.geometry, start, settings["rule"], settings["step"], order,
+                               settings["games"], budget, recorder, runner, rng.getrandbits(63))
+        finally:
+            recorder.close()
+        return best
+    raise ValueError(f"row kind {row.kind!r} is unknown")

@@ -24,6 +24,8 @@ class AlphabetaBot(Bot):
     """Exact win/draw/loss by alpha-beta; the most central best move."""
 
     name = "alphabeta"
+    reports = True
+    example_options = ("--tt-log2", "20")
 
     def __init__(self, tt_log2: int = DEFAULT_TT_LOG2):
         # one table for the whole process: positions recur between moves and games
@@ -43,7 +45,6 @@ class AlphabetaBot(Bot):
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=DEFAULT_TT_LOG2,
                             help=f"transposition table of 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
-        parser.epilog = (parser.epilog or "") + "\nexample:\n  players/alphabeta --verbose --tt-log2 20"
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "AlphabetaBot":

@@ -7,7 +7,6 @@ its games are repeatable.
 """
 from __future__ import annotations
 
-import argparse
 import sys
 
 from clinea.core import Board
@@ -21,6 +20,7 @@ class MinimaxBot(Bot):
     """Exact win/draw/loss by full-width minimax; the most central best move."""
 
     name = "minimax"
+    reports = True
 
     def choose(self, board: Board) -> int:
         values, nodes = minimax_analyze(board)
@@ -28,10 +28,6 @@ class MinimaxBot(Bot):
         if self.verbose:
             print(f"minimax: column {col}, value {values[col]}, {nodes} nodes", file=sys.stderr)
         return col
-
-    @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        parser.epilog = (parser.epilog or "") + "\nexample:\n  players/minimax --verbose"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -1,8 +1,10 @@
 """`clinea judge`: the course judge's command line (c_linea.py) and more.
 
-Course scripts run unchanged: `--blue_player EXE [ARGS...]` takes everything
-up to the next option this judge knows (or one quoted string, split like a
-shell would, when the program's own options collide with the judge's).
+Course scripts run unchanged: `--blue_player EXE [ARGS...]` (or
+`--blue_player=EXE`) takes everything up to the next option this judge knows,
+spelled out or abbreviated as argparse allows (or one quoted string, split
+like a shell would, when the program's own options collide with the judge's).
+An option given twice keeps the last, as in the course's parser.
 """
 from __future__ import annotations
 
@@ -17,34 +19,48 @@ import threading
 from typing import Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS
+from clinea.judge.abbreviations import AmbiguousOption, resolve, spell_out
 from clinea.judge.process import kill_all
 from clinea.judge.referee import Clock, GameResult
 from clinea.judge.report import summary
 from clinea.judge.results import ResultLog
 from clinea.judge.stats import Sprt
-from clinea.judge.tournament import (GameSpec, Player, Runner, course_schedule, record,
+from clinea.judge.table import MatchStopped, Table, open_window
+from clinea.judge.tournament import (GameSpec, Player, Runner, course_schedule, pairings, record,
                                      sprt_stop, tournament_schedule)
 from clinea.players import registry
+from clinea.progress import progress_bar
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
+# where the course judge writes its transcripts, relative to where it runs
+COURSE_LOG_DIR = "log"
+# a game lost by a bad move (illegal, garbage, crash, timeout) ends the run with this status
+EXIT_FORFEIT = 1
 
 EPILOG = """examples:
   clinea judge --blue_player players/random --red_player players/random --iterations 100
+  clinea judge --blue_player players/strong time-per-move=0.2 --red_player players/random --iterations 10
   clinea judge --blue_player ./mybot --depth 3 --red_player players/random --first azul --ui true
+  clinea judge --red_player players/strong --ui true   (you play azul: click a column, or type its digit)
   clinea judge --player a=players/random --player b="python3 bot.py --seed 2" \\
                --player c=players/random --iterations 20 --concurrency 2 --results run.jsonl
   clinea judge --resume run.jsonl          (continues a killed run, repeating no game)
-A missing --blue_player or --red_player is a human typing columns for that colour."""
+A missing --blue_player or --red_player is a human: in the window with --ui, else typing
+columns in the terminal. Without --iterations the match goes on until Ctrl-C, which prints
+the tally. Transcripts go to ./log/player_communicator_<colour>.log, as the course's."""
 
 
-def parse_bool(text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "true", "yes", "si", "sí", "on", "t", "y"):
-        return True
-    if lowered in ("0", "false", "no", "off", "f", "n", ""):
-        return False
-    raise argparse.ArgumentTypeError(f"--ui {text!r}: expected true or false")
+def boolean(option: str):
+    """An argparse `type` for the course's true/false options."""
+    def parse(text: str) -> bool:
+        lowered = text.strip().lower()
+        if lowered in ("1", "true", "yes", "si", "sí", "on", "t", "y"):
+            return True
+        if lowered in ("0", "false", "no", "off", "f", "n", ""):
+            return False
+        raise argparse.ArgumentTypeError(f"{option} {text!r}: expected true or false")
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -63,10 +79,14 @@ def build_parser() -> argparse.ArgumentParser:
     course.add_argument("--c", type=int, default=4, help=f"tokens in a row to win, 1..{MAX_TOKENS} (default 4)")
     course.add_argument("--p", type=int, default=21, help=f"tokens per player, 1..{MAX_TOKENS} (default 21)")
     course.add_argument("--first", choices=("azul", "rojo"), help="who moves first (default: drawn per game)")
-    course.add_argument("--iterations", "--games", type=int, default=1, dest="games",
-                        help="games of the match, or per pairing in a tournament (default 1)")
-    course.add_argument("--ui", type=parse_bool, default=False, metavar="BOOL",
-                        help="show each game in the terminal (true/false)")
+    course.add_argument("--iterations", "--games", type=int, default=None, dest="games",
+                        help="games of the match (default: until Ctrl-C, which prints the tally), "
+                             "or per pairing in a tournament (default 1)")
+    course.add_argument("--ui", type=boolean("--ui"), nargs="?", const=True, default=False, metavar="BOOL",
+                        help="show each game in a window (pygame: pip install clinea[ui]), "
+                             "or in the terminal without a display (default false)")
+    course.add_argument("--q", type=boolean("--q"), nargs="?", const=True, default=False, metavar="BOOL",
+                        help="quiet: no progress bar and no game lines, only the tally (default false)")
     more = parser.add_argument_group("beyond the course judge")
     more.add_argument("--player", nargs="*", action="append", metavar="NAME=EXE",
                       help="a named player program (repeat: 2 for a match, 3+ for a tournament); "
@@ -86,33 +106,44 @@ def build_parser() -> argparse.ArgumentParser:
     more.add_argument("--concurrency", type=int, default=1, metavar="N", help="games played at once (default 1)")
     more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines)")
     more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE")
-    more.add_argument("--log-dir", metavar="DIR", help="keep a transcript per player in DIR")
+    more.add_argument("--log-dir", metavar="DIR",
+                      help="keep a transcript per player in DIR, in clinea's format with stderr and timings "
+                           f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")
     more.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                       help="two players: stop as soon as the SPRT decides (e.g. 0 10 0.05 0.05)")
-    more.add_argument("--quiet", action="store_true", help="no progress bar")
+    more.add_argument("--quiet", action="store_true", help="the same as --q true (default: off)")
     return parser
 
 
 def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict]:
     """Takes the program options out of argv: each takes the words up to the
     next option the judge knows. Returns the rest and {option: [words...]}."""
-    known = set(parser._option_string_actions)
+    known = [option for option in parser._option_string_actions if option.startswith("--")]
+
+    def option_of(word: str):
+        try:
+            return resolve(word, known)
+        except AmbiguousOption as error:
+            parser.error(str(error))
+
     rest: list[str] = []
     programs: dict[str, list[list[str]]] = {}
     i = 0
     while i < len(argv):
         word = argv[i]
-        if word in PROGRAM_OPTIONS:
+        option = option_of(word)
+        if option in PROGRAM_OPTIONS:
             j = i + 1
-            while j < len(argv) and argv[j].split("=", 1)[0] not in known:
+            while j < len(argv) and option_of(argv[j]) is None:
                 j += 1
-            words = list(argv[i + 1:j])
+            _, equals, value = word.partition("=")
+            words = ([value] if equals else []) + list(argv[i + 1:j])
             if len(words) == 1 and any(ch.isspace() for ch in words[0]):
-                words = split_quoted(word, words[0])
-            programs.setdefault(word, []).append(words)
+                words = split_quoted(option, words[0])
+            programs.setdefault(option, []).append(words)
             i = j
         else:
-            rest.append(word)
+            rest.append(spell_out(word, known))
             i += 1
     return rest, programs
 
@@ -153,9 +184,8 @@ def build_players(parser, programs: dict) -> tuple[list[Player], bool]:
         players = []
         for option, name in (("--blue_player", "azul"), ("--red_player", "rojo")):
             given = programs.get(option)
-            if given and len(given) > 1:
-                parser.error(f"{option} given {len(given)} times")
-            command = check_program(parser, option, given[0]) if given else None
+            # given twice, the last one counts, as in the course's parser
+            command = check_program(parser, option, given[-1]) if given else None
             players.append(Player(name, command))
         return players, True
     players = []
@@ -178,9 +208,10 @@ def check_ranges(parser, args) -> None:
                                      ("--c", args.c, 1, MAX_TOKENS), ("--p", args.p, 1, MAX_TOKENS)):
         if not low <= value <= high:
             parser.error(f"{option} {value} is out of range: allowed {low}..{high}")
-    for option, value in (("--iterations", args.games), ("--openings", args.openings)):
-        if value < 0:
-            parser.error(f"{option} {value} is out of range: allowed 0 or more")
+    if args.games is not None and args.games < 1:
+        parser.error(f"--iterations {args.games} is out of range: allowed 1 or more (none: until stopped)")
+    if args.openings < 0:
+        parser.error(f"--openings {args.openings} is out of range: allowed 0 or more")
     if args.concurrency < 1:
         parser.error(f"--concurrency {args.concurrency} is out of range: allowed 1 or more")
     for option, value in (("--time-per-move", args.time_per_move), ("--game-time", args.game_time),
@@ -240,8 +271,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         return run(argv)
-    except KeyboardInterrupt:
-        print("interrupted: finished games are in the results file", file=sys.stderr)
+    except KeyboardInterrupt:  # before the match or after its tally
+        print("interrupted", file=sys.stderr)
         return 130
     finally:
         kill_all()
@@ -254,7 +285,7 @@ def run(argv: list[str]) -> int:
     if course:
         specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings)
     else:
-        specs = tournament_schedule(names, args.schedule, args.games, args.seed, size, args.openings)
+        specs = tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings)
 
     path = args.resume or args.results
     log = ResultLog(path) if path else None
@@ -264,33 +295,23 @@ def run(argv: list[str]) -> int:
             log.write_header({"argv": run_argv})
         records = [r for r in log.records]
         done = log.done()
-        specs = [spec for spec in specs if spec.id not in done]
+        specs = (spec for spec in specs if spec.id not in done)
 
     humans = any(p.command is None for p in players)
+    quiet = args.quiet or args.q
     sprt = Sprt(*args.sprt) if args.sprt else None
 
     def clock_factory() -> Clock:
         return Clock(per_move=args.time_per_move or None, game=args.game_time,
                      increment=args.increment, grace=args.grace)
 
-    on_move_factory = None
-    if args.ui:
-        from clinea.judge.ui import GameView
-
-        def on_move_factory(spec: GameSpec):
-            return GameView((spec.first, spec.second), spec.colours)
-
-    def human_factory(name: str):
-        from clinea.judge.ui import HumanSeat
-        return HumanSeat(name)
-
-    runner = Runner(players, size, clock_factory, 1 if humans else args.concurrency, args.log_dir,
-                    human_factory, on_move_factory)
-    total = len(specs) + len(records)
-    bar = None
-    if total > 1 and not args.quiet and not args.ui and not humans:
-        from tqdm import tqdm
-        bar = tqdm(total=total, initial=len(records), unit="game", file=sys.stderr, dynamic_ncols=True)
+    table = Table(size, open_window(size) if args.ui else None) if args.ui or humans else None
+    course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
+    runner = Runner(players, size, clock_factory, 1 if table else args.concurrency, args.log_dir,
+                    table.human if table else None, table.view if table else None, course_logs)
+    # the number of games in all, None for the course's endless match
+    total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
+    bar = None if quiet or table else progress_bar(total, len(records), "game")
 
     def on_result(spec: GameSpec, result: GameResult) -> None:
         rec = record(spec, size, result)
@@ -299,19 +320,28 @@ def run(argv: list[str]) -> int:
             log.append(rec)
         if bar is not None:
             bar.update(1)
-        if args.ui or humans:
-            who = "draw" if rec["winner"] is None else f"{rec['winner']} wins"
-            print(f"game {spec.id}: {who} ({result.reason})", flush=True)
+        if table:
+            table.result(spec, rec)
         if sprt is not None and sprt_stop(sprt, names[0], records):
             runner.stop.set()
 
+    status = 0
     try:
         if not (sprt is not None and sprt_stop(sprt, names[0], records)):
             runner.run(specs, on_result)
+    except KeyboardInterrupt:
+        print("interrupted: the tally of the finished games follows", file=sys.stderr)
+        status = 130
+    except MatchStopped as stop:
+        print(f"stopped: {stop}", file=sys.stderr)
     finally:
         if bar is not None:
             bar.close()
         if log is not None:
             log.close()
-    print(summary(records, names, None if course else args.games, sprt))
-    return 0
+        if table:
+            table.close()
+    print(summary(records, names, None if course else args.games or 1, sprt))
+    if status == 0 and any(rec["forfeit"] is not None for rec in records):
+        status = EXIT_FORFEIT
+    return status

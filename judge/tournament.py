@@ -8,14 +8,15 @@ logged.
 """
 from __future__ import annotations
 
+import itertools
 import os
-import queue
 import random
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from clinea.core import Board
+from clinea.judge.course_log import CourseTranscript
 from clinea.judge.process import ProcessSeat
 from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
 from clinea.judge.stats import Sprt
@@ -49,15 +50,15 @@ def random_opening(rng: random.Random, size: tuple[int, int, int, int], plies: i
     return board.moves()
 
 
-def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed: int,
-                    size: tuple[int, int, int, int], openings: int = 0) -> list[GameSpec]:
+def course_schedule(blue: str, red: str, games: Optional[int], first: Optional[str], seed: int,
+                    size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
-    openings, games go in pairs from the same opening with the first move swapped."""
+    openings, games go in pairs from the same opening with the first move swapped.
+    `games` None is the course's match without --iterations: until stopped."""
     rng = random.Random(seed)
-    specs = []
     opening: list[int] = []
-    for k in range(games):
+    for k in itertools.count() if games is None else range(games):
         if openings:
             if k % 2 == 0:
                 opening = random_opening(rng, size, openings)
@@ -66,8 +67,7 @@ def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed:
             blue_first = rng.random() < 0.5 if first is None else first == "azul"
         names = (blue, red) if blue_first else (red, blue)
         colours = ("azul", "rojo") if blue_first else ("rojo", "azul")
-        specs.append(GameSpec(f"{k}", names[0], names[1], colours, list(opening)))
-    return specs
+        yield GameSpec(f"{k}", names[0], names[1], colours, list(opening))
 
 
 def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
@@ -123,7 +123,8 @@ class Runner:
 
     def __init__(self, players: Sequence[Player], size: tuple[int, int, int, int],
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
-                 log_dir: Optional[str] = None, human_factory=None, on_move_factory=None):
+                 log_dir: Optional[str] = None, human_factory=None, on_move_factory=None,
+                 course_log_dir: Optional[str] = None):
         self.players = {player.name: player for player in players}
         self.size = size
         self.clock_factory = clock_factory
@@ -131,6 +132,8 @@ class Runner:
         self.log_dir = log_dir
         self.human_factory = human_factory
         self.on_move_factory = on_move_factory
+        # the course judge's transcripts, log/player_communicator_<colour>.log
+        self.course_log_dir = course_log_dir
         self.lock = threading.Lock()
         self.stop = threading.Event()
 
@@ -148,24 +151,26 @@ class Runner:
                 log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
                            buffering=1)  # line by line: a killed judge leaves whole transcripts
                 logs.append(log)
+            elif self.course_log_dir:
+                log = CourseTranscript.open(self.course_log_dir, name, "" if self.concurrency == 1 else f".{worker}")
+                logs.append(log)
             seats[name] = ProcessSeat(name, player.command, log)
         return seats, logs
 
-    def run(self, specs: Sequence[GameSpec], on_result: Callable[[GameSpec, GameResult], None]) -> None:
-        """Plays `specs`, calling `on_result` (under a lock) as each game ends;
-        `self.stop` set by on_result (SPRT) ends the run after the games in flight."""
-        todo: queue.Queue = queue.Queue()
-        for spec in specs:
-            todo.put(spec)
+    def run(self, specs: Iterable[GameSpec], on_result: Callable[[GameSpec, GameResult], None]) -> None:
+        """Plays `specs` (drawn one at a time: the schedule may be endless),
+        calling `on_result` (under a lock) as each game ends; `self.stop` set
+        by on_result (SPRT) ends the run after the games in flight."""
+        todo = iter(specs)
         errors: list[BaseException] = []
 
         def worker(index: int) -> None:
             seats, logs = self.seats_for_worker(index)
             try:
                 while not self.stop.is_set():
-                    try:
-                        spec = todo.get_nowait()
-                    except queue.Empty:
+                    with self.lock:
+                        spec = next(todo, None)
+                    if spec is None:
                         return
                     pair = (seats[spec.first], seats[spec.second])
                     on_move = self.on_move_factory(spec) if self.on_move_factory else None

@@ -9,6 +9,7 @@ screen, and the judge uses the terminal instead.
 """
 from __future__ import annotations
 
+import collections
 import os
 from typing import Optional
 
@@ -64,6 +65,7 @@ class Window:
         self.colours: tuple[str, str] = COLOURS
         self.status = ""
         self.board: Optional[Board] = None  # the position on show, redrawn under the result
+        self.events: collections.deque = collections.deque()  # taken from SDL, not yet handled
 
     # ------------------------------------------------------------ geometry
 
@@ -96,9 +98,19 @@ class Window:
             col = moves[-1]
             pygame.draw.circle(self.surface, LAST_MARK, self.cell_centre(col, board.height(col) - 1),
                                max(2, radius // 2), max(1, radius // 8))
+        if self.cell >= 16:
+            for col in range(self.columns):
+                digit = self.font.render(str(col), True, TEXT)
+                self.surface.blit(digit, digit.get_rect(center=(col * self.cell + self.cell // 2, self.top // 4 + 6)))
         text = self.font.render(self.status, True, TEXT)
         self.surface.blit(text, (6, self.board_bottom + (STATUS_HEIGHT - text.get_height()) // 2))
         pygame.display.flip()
+
+    def check_closed(self) -> None:
+        """Between moves: only a closed window matters; clicks and keys stay
+        queued for the human seat."""
+        if pygame.event.get(pygame.QUIT):
+            raise MatchStopped("the window was closed")
 
     def pump(self) -> list:
         """The pending events; closing the window or Escape ends the match."""
@@ -108,12 +120,18 @@ class Window:
                 raise MatchStopped("the window was closed")
         return events
 
+    def next_event(self):
+        """One event at a time, so that clicks made ahead are all played."""
+        if not self.events:
+            self.events.extend(self.pump())
+        return self.events.popleft() if self.events else None
+
     def game(self, names: tuple[str, str], colours: tuple[str, str], board: Board) -> "WindowView":
         self.colours = colours
         self.status = f"{names[0]} ({colours[0]}) moves first against {names[1]} ({colours[1]})"
         self.board = board.copy()
         self.draw(board)
-        self.pump()
+        self.check_closed()
         return WindowView(self, names)
 
     def drop(self, board: Board) -> None:
@@ -127,7 +145,7 @@ class Window:
             frames = max(1, int(DROP_SECONDS * FPS * (target - start) / (self.rows * self.cell)))
             for frame in range(1, frames + 1):
                 self.draw(board, (col, start + (target - start) * frame // frames, player))
-                self.pump()
+                self.check_closed()
                 self.clock.tick(FPS)
         finally:
             board.play(col)
@@ -183,7 +201,7 @@ class WindowHuman(Seat):
         window.status = f"{self.name} ({self.colour}): click a column or press its digit"
         window.draw(board)
         while True:
-            for event in window.pump():
+            while (event := window.next_event()) is not None:
                 col = None
                 if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
                     col = window.column_at(event.pos[0])

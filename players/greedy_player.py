@@ -35,7 +35,7 @@ class GreedyBot(Bot):
     """Plays a win, else avoids losing at once, else the best weighted board."""
 
     name = "greedy"
-    example_options = ("--weights", "best.json")
+    example_options = ("--weights", "players/greedy_default.json")
 
     def __init__(self, weights: Weights | None = None):
         self.weights = weights if weights is not None else Weights.default()

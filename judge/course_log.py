@@ -5,11 +5,13 @@ the course's Python 2 prints them).
 
 It is a text file that takes the seat's transcript lines (`> ` judge to
 player, `< ` player to judge, `! ` stderr, `# ` judge notes) and rewrites the
-wire ones; the course logs no stderr and no notes.
+wire ones. The course logs no notes, and a player's stderr reaches the
+terminal there, so it goes to the judge's stderr here.
 """
 from __future__ import annotations
 
 import os
+import sys
 
 RULE = "/**********************************************/"
 
@@ -39,7 +41,9 @@ class CourseTranscript:
 
     def _line(self, line: str) -> None:
         kind, message = line[:2], line[2:]
-        if kind == "< ":
+        if kind == "! ":
+            sys.stderr.write(message + "\n")
+        elif kind == "< ":
             self.file.write(f"recibo <type 'str'>: {message.strip()}\n")
         elif kind == "> ":
             words = message.split()

@@ -72,8 +72,8 @@ def build_parser() -> argparse.ArgumentParser:
         # program words are split at the judge's own option names, spelled out
         allow_abbrev=False)
     course = parser.add_argument_group("the course judge's options (c_linea.py)")
-    course.add_argument("--blue_player", nargs="*", metavar="EXE", help="program for azul, with its arguments")
-    course.add_argument("--red_player", nargs="*", metavar="EXE", help="program for rojo, with its arguments")
+    course.add_argument("--blue_player", nargs="*", metavar="EXE", help="program for azul, with its arguments (default: a human)")
+    course.add_argument("--red_player", nargs="*", metavar="EXE", help="program for rojo, with its arguments (default: a human)")
     course.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
     course.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
     course.add_argument("--c", type=int, default=4, help=f"tokens in a row to win, 1..{MAX_TOKENS} (default 4)")
@@ -90,27 +90,27 @@ def build_parser() -> argparse.ArgumentParser:
     more = parser.add_argument_group("beyond the course judge")
     more.add_argument("--player", nargs="*", action="append", metavar="NAME=EXE",
                       help="a named player program (repeat: 2 for a match, 3+ for a tournament); "
-                           "EXE, or the whole word, may be a registered player (clinea play --list)")
+                           "EXE, or the whole word, may be a registered player (clinea play --list) (default: none)")
     more.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
-                      help="tournament pairings; gauntlet: the first --player against each other")
+                      help="tournament pairings; gauntlet: the first --player against each other (default round-robin)")
     more.add_argument("--time-per-move", type=float, default=DEFAULT_TIME_PER_MOVE, metavar="S",
                       help=f"seconds per answer (default {DEFAULT_TIME_PER_MOVE:g}; 0 = no limit)")
-    more.add_argument("--game-time", type=float, metavar="S", help="a game clock of S seconds per player")
-    more.add_argument("--increment", type=float, default=0.0, metavar="S", help="seconds added per move to the game clock")
+    more.add_argument("--game-time", type=float, metavar="S", help="a game clock of S seconds per player (default: none)")
+    more.add_argument("--increment", type=float, default=0.0, metavar="S", help="seconds added per move to the game clock (default 0)")
     more.add_argument("--grace", type=float, default=0.05, metavar="S",
                       help="margin added to every deadline for machine noise (default 0.05)")
     more.add_argument("--openings", type=int, default=0, metavar="K",
                       help="start from K random plies, each opening played twice with the sides swapped "
-                           "(programs get them as 'vos|el PLY...', a clinea extension of the protocol)")
+                           "(programs get them as 'vos|el PLY...', a clinea extension of the protocol; default 0)")
     more.add_argument("--seed", type=int, help="seed of openings and first players (default: random, logged)")
     more.add_argument("--concurrency", type=int, default=1, metavar="N", help="games played at once (default 1)")
-    more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines)")
-    more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE")
+    more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines) (default: none)")
+    more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE (default: none)")
     more.add_argument("--log-dir", metavar="DIR",
                       help="keep a transcript per player in DIR, in clinea's format with stderr and timings "
                            f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")
     more.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
-                      help="two players: stop as soon as the SPRT decides (e.g. 0 10 0.05 0.05)")
+                      help="two players: stop as soon as the SPRT decides, e.g. 0 10 0.05 0.05 (default: none)")
     more.add_argument("--quiet", action="store_true", help="the same as --q true (default: off)")
     return parser
 

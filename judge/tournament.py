@@ -166,6 +166,7 @@ class Runner:
 
         def worker(index: int) -> None:
             seats, logs = self.seats_for_worker(index)
+            cut_short = False
             try:
                 while not self.stop.is_set():
                     with self.lock:
@@ -181,10 +182,16 @@ class Runner:
             except BaseException as error:  # surfaced in the main thread below
                 errors.append(error)
                 self.stop.set()
+                cut_short = True
             finally:
                 for seat in seats.values():
                     if isinstance(seat, ProcessSeat):
-                        seat.close()
+                        # `salir` in the middle of a game is a protocol error to
+                        # the player: a game cut short ends it without a word
+                        if cut_short:
+                            seat.kill()
+                        else:
+                            seat.close()
                 for log in logs:
                     log.close()
 

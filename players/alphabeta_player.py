@@ -32,8 +32,8 @@ class AlphabetaBot(ExactBot):
         self.solver = Solver(tt_log2)
 
     def new_game(self, board: Board, me: int) -> None:
-        self.solver.prepare(board)  # table and book before the first move, not in it
         super().new_game(board, me)
+        self.solver.prepare(board)  # table and book before the first move, not in it
 
     def exact_values(self, board: Board, seconds: float) -> list | None:
         values = self.solver.analyze(board, weak=True, time_limit=seconds)

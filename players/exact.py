@@ -2,8 +2,8 @@
 finish within --time-per-move, because the course judge has no clock and a
 player that never answers hangs it. When it cannot, the player says so once
 on stderr and plays the best move of a depth-limited search (iterative
-deepening over strong's evaluation) instead; on a board where even the
-first position is out of reach it says so at the start of the game.
+deepening over strong's evaluation) instead; on a board where even its
+first move is out of reach it says so at the start of the game.
 """
 from __future__ import annotations
 
@@ -45,7 +45,7 @@ class ExactBot(Bot):
         self.fallback = Search(STRONG_WEIGHTS, 16)
         self.warned = False
         self.nodes = 0  # positions the last exact search visited: subclasses keep it
-        self.prepared: tuple[list[int], list | None] | None = None  # the start position's values
+        self.first_move = True
 
     def exact_values(self, board: Board, seconds: float) -> list | None:
         """The exact value of each column (None where it cannot be played),
@@ -60,33 +60,27 @@ class ExactBot(Bot):
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
 
     def new_game(self, board: Board, me: int) -> None:
-        # the first position tells at once whether the board is out of reach;
-        # when this player moves first its values are the first move's
-        values = self.exact_values(board, self.exact_seconds)
-        self.prepared = (board.moves(), values)
-        if values is None and not self.warned:
-            self.warned = True
-            self.say(f"the exact search cannot finish on this board ({board.columns}x{board.rows}, c {board.c}, "
-                     f"p {board.p}) within {self.time_per_move:g} s a move: it plays the best move of a "
-                     "depth-limited search until the end of the game comes within reach")
+        self.first_move = True
 
     def choose(self, board: Board) -> int:
         start = time.perf_counter()
-        if self.prepared is not None and self.prepared[0] == board.moves():
-            values = self.prepared[1]
-        else:
-            values = self.exact_values(board, self.exact_seconds)
-        self.prepared = None
+        values = self.exact_values(board, self.exact_seconds)
+        if values is None and not self.warned:
+            self.warned = True
+            if self.first_move:
+                self.say(f"the exact search cannot finish on this board ({board.columns}x{board.rows}, "
+                         f"c {board.c}, p {board.p}) within {self.time_per_move:g} s a move: it plays the best "
+                         "move of a depth-limited search until the end of the game comes within reach")
+            else:
+                self.say(f"the exact search does not finish within {self.time_per_move:g} s a move here: "
+                         "playing the best move of a depth-limited search while it cannot")
+        self.first_move = False
         if values is not None:
             col = best_column(values)
             if self.verbose:
                 self.say(f"column {col}, exact value {values[col]}, {self.nodes} nodes, "
                          f"{time.perf_counter() - start:.3f} s")
             return col
-        if not self.warned:
-            self.warned = True
-            self.say(f"the exact search does not finish within {self.time_per_move:g} s a move here: "
-                     "playing the best move of a depth-limited search while it cannot")
         found = self.fallback.think(board, time_limit=self.time_per_move * FALLBACK_SHARE)
         if self.verbose:
             self.say(f"column {found['move']}, depth-limited search to depth {found['depth']}, "

@@ -141,16 +141,20 @@ def _examples(command: str, options: list[str]) -> str:
             f"  clinea judge --player a=\"{dashed}\" --player b=players/random --iterations 10")
 
 
-def build_parser(bot_class: type[Bot], program: str, command: str | None = None) -> argparse.ArgumentParser:
+def build_parser(bot_class: type[Bot], program: str, command: str | None = None,
+                 bot_options: bool = True) -> argparse.ArgumentParser:
+    """The player's command line; `bot_options` False leaves out the bot's own
+    options, for a bot that is already built (they could change nothing)."""
     summary = (bot_class.__doc__ or "A clinea player.").strip().splitlines()[0]
     parser = argparse.ArgumentParser(
         prog=program,
         description=summary + " Speaks the referee protocol on stdin/stdout.",
-        epilog=_examples(command or f"players/{bot_class.name}", list(bot_class.example_options)),
+        epilog=_examples(command or f"players/{bot_class.name}", list(bot_class.example_options) if bot_options else []),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_common_options(parser, bot_class.reports)
-    bot_class.add_arguments(parser)
+    if bot_options:
+        bot_class.add_arguments(parser)
     return parser
 
 
@@ -176,6 +180,6 @@ def run(choose: Callable[[Board], int] | Bot, argv: list[str] | None = None) -> 
     the one call a drop-in script needs (see players/example_bot.py)."""
     bot = choose if isinstance(choose, Bot) else FunctionBot(choose, getattr(choose, "__name__", "bot"))
     program = sys.argv[0]
-    parser = build_parser(type(bot), program, command=program)
+    parser = build_parser(type(bot), program, command=program, bot_options=False)
     parser.description = "A clinea drop-in bot. Speaks the referee protocol on stdin/stdout."
     return _start(bot, _parse(parser, argv), program)

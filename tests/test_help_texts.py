@@ -35,6 +35,5 @@ def test_every_option_shows_its_default_and_there_is_one_example_heading(name):
             if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) or not action.option_strings:
                 continue
             assert action.help and "default" in action.help.lower(), (command, action.option_strings)
-        if command != "train":  # the method's help has the examples
-            heading = [line for line in parser.format_help().splitlines() if line.lower().startswith("example")]
-            assert len(heading) == 1, (command, heading)
+        heading = [line for line in parser.format_help().splitlines() if line.lower().startswith("example")]
+        assert len(heading) == 1, (command, heading)

@@ -69,7 +69,8 @@ def build_parser() -> argparse.ArgumentParser:
         description="Referee C en linea games between player programs (the course judge's protocol), "
                     "check every move, time every answer, and report the results.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        # program words are split at the judge's own option names, spelled out
+        # split_programs spells abbreviations out first, reading them as the
+        # course's parser would, where argparse would call some ambiguous
         allow_abbrev=False)
     course = parser.add_argument_group("the course judge's options (c_linea.py)")
     course.add_argument("--blue_player", nargs="*", metavar="EXE", help="program for azul, with its arguments (default: a human)")
@@ -86,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="show each game in a window (pygame: pip install clinea[ui]), "
                              "or in the terminal without a display (default false)")
     course.add_argument("--q", type=boolean("--q"), nargs="?", const=True, default=False, metavar="BOOL",
-                        help="quiet: no progress bar and no game lines, only the tally (default false)")
+                        help="quiet: no progress; the tally is still printed (default false)")
     more = parser.add_argument_group("beyond the course judge")
     more.add_argument("--player", nargs="*", action="append", metavar="NAME=EXE",
                       help="a named player program (repeat: 2 for a match, 3+ for a tournament); "

@@ -326,15 +326,14 @@ def run(argv: list[str]) -> int:
         if sprt is not None and sprt_stop(sprt, names[0], records):
             runner.stop.set()
 
-    status = 0
+    status, why = 0, None
     try:
         if not (sprt is not None and sprt_stop(sprt, names[0], records)):
             runner.run(specs, on_result)
     except KeyboardInterrupt:
-        print("interrupted: the tally of the finished games follows", file=sys.stderr)
-        status = 130
+        status, why = 130, "interrupted: the tally of the finished games follows"
     except MatchStopped as stop:
-        print(f"stopped: {stop}", file=sys.stderr)
+        why = f"stopped: {stop}"
     finally:
         if bar is not None:
             bar.close()
@@ -342,6 +341,8 @@ def run(argv: list[str]) -> int:
             log.close()
         if table:
             table.close()
+    if why:
+        print(why, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
     print(summary(records, names, None if course else args.games or 1, sprt))
     if status == 0 and any(rec["forfeit"] is not None for rec in records):
         status = EXIT_FORFEIT

@@ -84,7 +84,7 @@ def test_an_exact_player_out_of_its_depth_says_so_at_the_start_and_answers_in_ti
     done = run_judge(["--blue_player", str(PLAYERS_DIR / name), "time-per-move=0.2",
                       "--red_player", str(PLAYERS_DIR / "random"), "seed=1",
                       "--columns", str(columns), "--rows", str(rows), "--c", str(c), "--p", str(p),
-                      "--first", "azul", "--iterations", "1", "--time-per-move", "1.5", "--quiet",
+                      "--first", "azul", "--iterations", "1", "--time-per-move", "3", "--quiet",
                       "--log-dir", str(tmp_path)], timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr  # no forfeit: every answer came in time
     lines = transcript(tmp_path, "azul")

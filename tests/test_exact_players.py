@@ -90,6 +90,7 @@ def test_an_exact_player_out_of_its_depth_says_so_at_the_start_and_answers_in_ti
     lines = transcript(tmp_path, "azul")
     said = [i for i, line in enumerate(lines) if "cannot finish on this board" in line]
     assert len(said) == 1 and f"({columns}x{rows}, c {c}, p {p})" in lines[said[0]]
-    first_move = next(i for i, line in enumerate(lines) if line.startswith("< "))
-    assert said[0] < first_move
-    assert not any("does not finish within" in line for line in lines)  # said once, not again
+    # this wording is the first move's (stderr and stdout reach the transcript
+    # through different pipes, so their order there proves nothing), and it is
+    # said once: not the mid-game wording again later
+    assert not any("does not finish within" in line for line in lines)

@@ -316,9 +316,11 @@ def run(argv: list[str]) -> int:
 
     def on_result(spec: GameSpec, result: GameResult) -> None:
         rec = record(spec, size, result)
-        records.append(rec)
+        # the file first: a Ctrl-C between the two leaves the game on file,
+        # where --resume finds it, rather than only in the printed tally
         if log is not None:
             log.append(rec)
+        records.append(rec)
         if bar is not None:
             bar.update(1)
         if table:

@@ -28,7 +28,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("path", help="the file to write (refused if it exists, unless --force)")
-    parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+    parser.add_argument("--force", action="store_true", help="overwrite an existing file (default: off)")
     return parser
 
 

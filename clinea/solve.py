@@ -31,17 +31,17 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--analyze", action="store_true", help="print the score of every column")
-    parser.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0, -1 (faster)")
+    parser.add_argument("--analyze", action="store_true", help="print the score of every column (default: off)")
+    parser.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0, -1, faster (default: off)")
     parser.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
     parser.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
     parser.add_argument("--c", type=int, default=4, help="tokens in a row to win (default 4)")
     parser.add_argument("--p", type=int, default=None,
                         help="tokens per player (default: enough to fill the board, 21 on 7x6)")
-    parser.add_argument("--nodes", action="store_true", help="add a column: nodes searched")
-    parser.add_argument("--time", action="store_true", help="add a column: microseconds spent")
+    parser.add_argument("--nodes", action="store_true", help="add a column: nodes searched (default: off)")
+    parser.add_argument("--time", action="store_true", help="add a column: microseconds spent (default: off)")
     parser.add_argument("--no-book", action="store_true",
-                        help="search 7x6 positions to the end rather than to the opening book's 12 stones")
+                        help="search 7x6 positions to the end rather than to the opening book's 12 stones (default: off)")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
                         help=f"the large transposition table: 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
     return parser

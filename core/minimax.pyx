@@ -4,16 +4,29 @@ kept as the simplest exact reference and for experiments on small boards.
 
 Values are for the side to move: 1 win, 0 draw, -1 loss. The whole game tree
 is walked, so the cost grows with the number of move sequences: a 4x4 board
-is instant, 5x4 takes seconds, 7x6 from the start is out of reach.
+is instant, 5x4 c3 takes minutes, 7x6 from the start is out of reach. A
+time limit makes a search give up (None) instead of running on.
 """
 from .board cimport Board
+from .clock cimport monotonic
 
 
-cdef int negamax(Board b, long long* nodes) noexcept:
-    """Value of `b` for the side to move, over the Board's C API."""
+cdef struct Budget:
+    long long nodes
+    double deadline  # monotonic seconds, 0 = none
+    bint aborted
+
+
+cdef int negamax(Board b, Budget* budget) noexcept:
+    """Value of `b` for the side to move, over the Board's C API (meaningless
+    once budget.aborted is set)."""
     cdef int col, v
     cdef int best = -1
-    nodes[0] += 1
+    budget.nodes += 1
+    if budget.deadline != 0.0 and (budget.nodes & 1023) == 0 and monotonic() > budget.deadline:
+        budget.aborted = True
+    if budget.aborted:
+        return 0
     if b.winner_ >= 0:
         return -1  # the previous move won
     if b.moves_played >= b.g.max_moves:
@@ -21,26 +34,38 @@ cdef int negamax(Board b, long long* nodes) noexcept:
     for col in range(b.g.columns):
         if b.c_can_play(col):
             b.c_play(col)
-            v = -negamax(b, nodes)
+            v = -negamax(b, budget)
             b.c_undo()
             if v > best:
                 best = v
     return best
 
 
-def minimax_value(Board board) -> tuple[int, int]:
+cdef Budget start_budget(double time_limit):
+    if time_limit < 0:
+        raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
+    cdef Budget budget
+    budget.nodes = 0
+    budget.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
+    budget.aborted = False
+    return budget
+
+
+def minimax_value(Board board, double time_limit=0.0) -> tuple:
     """(value, nodes): the exact value of `board` for the side to move (1 win,
-    0 draw, -1 loss; a finished game is -1 or 0) and the positions visited."""
-    cdef long long nodes = 0
+    0 draw, -1 loss; a finished game is -1 or 0), or None when `time_limit`
+    seconds (0: none) ran out, and the positions visited."""
+    cdef Budget budget = start_budget(time_limit)
     cdef Board work = board.copy()
-    cdef int value = negamax(work, &nodes)
-    return value, nodes
+    cdef int value = negamax(work, &budget)
+    return (None if budget.aborted else value), budget.nodes
 
 
-def minimax_analyze(Board board) -> tuple[list, int]:
+def minimax_analyze(Board board, double time_limit=0.0) -> tuple:
     """(values, nodes): the value of playing each column for the side to
-    move (None where it cannot be played) and the positions visited."""
-    cdef long long nodes = 0
+    move (None where it cannot be played), or None when `time_limit` seconds
+    (0: none) ran out, and the positions visited."""
+    cdef Budget budget = start_budget(time_limit)
     cdef Board work = board.copy()
     values = []
     for col in range(work.g.columns):
@@ -48,6 +73,6 @@ def minimax_analyze(Board board) -> tuple[list, int]:
             values.append(None)
             continue
         work.c_play(col)
-        values.append(-negamax(work, &nodes))
+        values.append(-negamax(work, &budget))
         work.c_undo()
-    return values, nodes
+    return (None if budget.aborted else values), budget.nodes

@@ -64,9 +64,9 @@ None; nothing computed in an aborted subtree reaches the table.
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from .board cimport Board
+from .clock cimport monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 
 from clinea.core.book import standard_book
@@ -104,12 +104,6 @@ cdef enum:
     NEAR_MOVES = 16   # positions this close to the end of the game use it
 
 # ----------------------------------------------------------------- helpers
-
-cdef inline double monotonic() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
 
 cdef inline int win_now(const Search* s, int n) noexcept nogil:
     """Score when the side to move wins with its next stone."""

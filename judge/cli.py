@@ -1,8 +1,10 @@
 """`clinea judge`: the course judge's command line (c_linea.py) and more.
 
-Course scripts run unchanged: `--blue_player EXE [ARGS...]` takes everything
-up to the next option this judge knows (or one quoted string, split like a
-shell would, when the program's own options collide with the judge's).
+Course scripts run unchanged: `--blue_player EXE [ARGS...]` (or
+`--blue_player=EXE`) takes everything up to the next option this judge knows,
+spelled out or abbreviated as argparse allows (or one quoted string, split
+like a shell would, when the program's own options collide with the judge's).
+An option given twice keeps the last, as in the course's parser.
 """
 from __future__ import annotations
 
@@ -17,38 +19,52 @@ import threading
 from typing import Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS
-from clinea.judge.player_process import kill_all
-from clinea.judge.referee import Clock
 from clinea import protocol
+from clinea.judge.abbreviations import AmbiguousOption, resolve, spell_out
+from clinea.judge.player_process import kill_all
+from clinea.judge.record import GameRecord
+from clinea.judge.referee import Clock
 from clinea.judge.report import Standings, summary
 from clinea.judge.results import ResultLog, ResultsError, check_writable, read_header
 from clinea.judge.stats import Sprt, SprtDecision, sprt_decision
-from clinea.judge.record import GameRecord
-from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, pairings, tournament_schedule
+from clinea.judge.table import MatchStopped, Table, open_window
+from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
+from clinea.progress import progress_bar
 from clinea.ray_cluster import LOCAL
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
+# where the course judge writes its transcripts, relative to where it runs
+COURSE_LOG_DIR = "log"
+# a game lost by a bad move (illegal, garbage, crash, timeout) ends the run with this status
+EXIT_FORFEIT = 1
 
 EPILOG = """examples:
   clinea judge --blue_player players/random --red_player players/random --iterations 100
+  clinea judge --blue_player players/strong time-per-move=0.2 --red_player players/random --iterations 10
   clinea judge --blue_player ./mybot --depth 3 --red_player players/random --first azul --ui true
+  clinea judge --red_player players/strong --ui true   (you play azul: click a column, or type its digit)
   clinea judge --player a=players/random --player b="python3 bot.py --seed 2" \\
                --player c=players/random --iterations 20 --concurrency 2 --results run.jsonl
   clinea judge --resume run.jsonl          (continues a killed run, repeating no game)
   clinea judge --player a=players/greedy --player b=players/strong --iterations 100 --ray
                                            (on a local Ray; --ray HOST:PORT joins a cluster)
-A missing --blue_player or --red_player is a human typing columns for that colour."""
+A missing --blue_player or --red_player is a human: in the window with --ui, else typing
+columns in the terminal. Without --iterations the match goes on until Ctrl-C, which prints
+the tally. Transcripts go to ./log/player_communicator_<colour>.log, as the course's."""
 
 
-def parse_bool(text: str) -> bool:
-    lowered = text.strip().lower()
-    if lowered in ("1", "true", "yes", "si", "sí", "on", "t", "y"):
-        return True
-    if lowered in ("0", "false", "no", "off", "f", "n", ""):
-        return False
-    raise argparse.ArgumentTypeError(f"--ui {text!r}: expected true or false")
+def boolean(option: str):
+    """An argparse `type` for the course's true/false options."""
+    def parse(text: str) -> bool:
+        lowered = text.strip().lower()
+        if lowered in ("1", "true", "yes", "si", "sí", "on", "t", "y"):
+            return True
+        if lowered in ("0", "false", "no", "off", "f", "n", ""):
+            return False
+        raise argparse.ArgumentTypeError(f"{option} {text!r}: expected true or false")
+    return parse
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -57,35 +73,40 @@ def build_parser() -> argparse.ArgumentParser:
         description="Referee C en linea games between player programs (the course judge's protocol), "
                     "check every move, time every answer, and report the results.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter,
-        # program words are split at the judge's own option names, spelled out
+        # split_programs spells abbreviations out first, reading them as the
+        # course's parser would, where argparse would call some ambiguous
         allow_abbrev=False)
     course = parser.add_argument_group("the course judge's options (c_linea.py)")
-    course.add_argument("--blue_player", nargs="*", metavar="EXE", help="program for azul, with its arguments")
-    course.add_argument("--red_player", nargs="*", metavar="EXE", help="program for rojo, with its arguments")
+    course.add_argument("--blue_player", nargs="*", metavar="EXE", help="program for azul, with its arguments (default: a human)")
+    course.add_argument("--red_player", nargs="*", metavar="EXE", help="program for rojo, with its arguments (default: a human)")
     course.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
     course.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
     course.add_argument("--c", type=int, default=4, help=f"tokens in a row to win, 1..{MAX_TOKENS} (default 4)")
     course.add_argument("--p", type=int, default=21, help=f"tokens per player, 1..{MAX_TOKENS} (default 21)")
     course.add_argument("--first", choices=("azul", "rojo"), help="who moves first (default: drawn per game)")
-    course.add_argument("--iterations", "--games", type=int, default=1, dest="games",
-                        help="games of the match, or per pairing in a tournament (default 1)")
-    course.add_argument("--ui", type=parse_bool, default=False, metavar="BOOL",
-                        help="show each game in the terminal (true/false)")
+    course.add_argument("--iterations", "--games", type=int, default=None, dest="games",
+                        help="games of the match (default: until Ctrl-C, which prints the tally), "
+                             "or per pairing in a tournament (default 1)")
+    course.add_argument("--ui", type=boolean("--ui"), nargs="?", const=True, default=False, metavar="BOOL",
+                        help="show each game in a window (pygame: pip install clinea[ui]), "
+                             "or in the terminal without a display (default false)")
+    course.add_argument("--q", type=boolean("--q"), nargs="?", const=True, default=False, metavar="BOOL",
+                        help="quiet: no progress; the tally is still printed (default false)")
     more = parser.add_argument_group("beyond the course judge")
     more.add_argument("--player", nargs="*", action="append", metavar="NAME=EXE",
                       help="a named player program (repeat: 2 for a match, 3+ for a tournament); "
-                           "EXE, or the whole word, may be a registered player (clinea play --list)")
+                           "EXE, or the whole word, may be a registered player (clinea play --list) (default: none)")
     more.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
-                      help="tournament pairings; gauntlet: the first --player against each other")
+                      help="tournament pairings; gauntlet: the first --player against each other (default round-robin)")
     more.add_argument("--time-per-move", type=float, default=DEFAULT_TIME_PER_MOVE, metavar="S",
                       help=f"seconds per answer (default {DEFAULT_TIME_PER_MOVE:g}; 0 = no limit)")
-    more.add_argument("--game-time", type=float, metavar="S", help="a game clock of S seconds per player")
-    more.add_argument("--increment", type=float, default=0.0, metavar="S", help="seconds added per move to the game clock")
+    more.add_argument("--game-time", type=float, metavar="S", help="a game clock of S seconds per player (default: none)")
+    more.add_argument("--increment", type=float, default=0.0, metavar="S", help="seconds added per move to the game clock (default 0)")
     more.add_argument("--grace", type=float, default=0.05, metavar="S",
                       help="margin added to every deadline for machine noise (default 0.05)")
     more.add_argument("--openings", type=int, default=0, metavar="K",
                       help="start from K random plies, each opening played twice with the sides swapped "
-                           "(programs get them as 'vos|el PLY...', a clinea extension of the protocol)")
+                           "(programs get them as 'vos|el PLY...', a clinea extension of the protocol; default 0)")
     more.add_argument("--seed", type=int, help="seed of openings and first players (default: random, logged)")
     more.add_argument("--concurrency", type=int, metavar="N",
                       help="games played at once (default 1; with --ray, the cluster's CPUs)")
@@ -93,39 +114,51 @@ def build_parser() -> argparse.ArgumentParser:
                       help="play the games on Ray (pip install 'clinea[ray]'): a new local Ray without "
                            "ADDRESS, else the cluster there (auto, HOST:PORT). Player programs must exist "
                            "at the same path, relative to this directory, on every node (or the job ships "
-                           "it: ray job submit --working-dir .); every node tries them before the first game")
-    more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines)")
-    more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE")
-    more.add_argument("--log-dir", metavar="DIR", help="keep a transcript per player in DIR")
+                           "it: ray job submit --working-dir .); every node tries them before the first game "
+                           "(default: no Ray, local processes)")
+    more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines) (default: none)")
+    more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE (default: none)")
+    more.add_argument("--log-dir", metavar="DIR",
+                      help="keep a transcript per player in DIR, in clinea's format with stderr and timings "
+                           f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")
     more.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
-                      help="two players: stop as soon as the SPRT decides (e.g. 0 10 0.05 0.05)")
-    more.add_argument("--quiet", action="store_true", help="no progress bar")
+                      help="two players: stop as soon as the SPRT decides, e.g. 0 10 0.05 0.05 (default: none)")
+    more.add_argument("--quiet", action="store_true", help="the same as --q true (default: off)")
     return parser
 
 
 def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict]:
     """Takes the program options out of argv: each takes the words up to the
     next option the judge knows. Returns the rest and {option: [words...]}."""
-    known = set(parser._option_string_actions)
+    known = [option for option in parser._option_string_actions if option.startswith("--")]
+
+    def option_of(word: str):
+        try:
+            return resolve(word, known)
+        except AmbiguousOption as error:
+            parser.error(str(error))
+
     rest: list[str] = []
     programs: dict[str, list[list[str]]] = {}
     i = 0
     while i < len(argv):
         word = argv[i]
-        if word in PROGRAM_OPTIONS:
+        option = option_of(word)
+        if option in PROGRAM_OPTIONS:
             j = i + 1
-            while j < len(argv) and argv[j].split("=", 1)[0] not in known:
+            while j < len(argv) and option_of(argv[j]) is None:
                 j += 1
-            words = list(argv[i + 1:j])
+            _, equals, value = word.partition("=")
+            words = ([value] if equals else []) + list(argv[i + 1:j])
             if len(words) == 1 and any(ch.isspace() for ch in words[0]):
                 try:
-                    words = split_quoted(word, words[0])
+                    words = split_quoted(option, words[0])
                 except ValueError as error:  # shlex: "No closing quotation"
-                    parser.error(f"{word} {protocol.quote(words[0])}: {str(error).lower()} (an unbalanced quote?)")
-            programs.setdefault(word, []).append(words)
+                    parser.error(f"{option} {protocol.quote(words[0])}: {str(error).lower()} (an unbalanced quote?)")
+            programs.setdefault(option, []).append(words)
             i = j
         else:
-            rest.append(word)
+            rest.append(spell_out(word, known))
             i += 1
     return rest, programs
 
@@ -166,9 +199,8 @@ def build_players(parser, programs: dict) -> tuple[list[Player], bool]:
         players = []
         for option, name in (("--blue_player", "azul"), ("--red_player", "rojo")):
             given = programs.get(option)
-            if given and len(given) > 1:
-                parser.error(f"{option} given {len(given)} times")
-            command = check_program(parser, option, given[0]) if given else None
+            # given twice, the last one counts, as in the course's parser
+            command = check_program(parser, option, given[-1]) if given else None
             players.append(Player(name, command))
         return players, True
     players = []
@@ -191,9 +223,10 @@ def check_ranges(parser, args) -> None:
                                      ("--c", args.c, 1, MAX_TOKENS), ("--p", args.p, 1, MAX_TOKENS)):
         if not low <= value <= high:
             parser.error(f"{option} {value} is out of range: allowed {low}..{high}")
-    for option, value in (("--iterations", args.games), ("--openings", args.openings)):
-        if value < 0:
-            parser.error(f"{option} {value} is out of range: allowed 0 or more")
+    if args.games is not None and args.games < 1:
+        parser.error(f"--iterations {args.games} is out of range: allowed 1 or more (none: until stopped)")
+    if args.openings < 0:
+        parser.error(f"--openings {args.openings} is out of range: allowed 0 or more")
     if args.concurrency is not None and args.concurrency < 1:
         parser.error(f"--concurrency {args.concurrency} is out of range: allowed 1 or more")
     for option, value in (("--time-per-move", args.time_per_move), ("--game-time", args.game_time),
@@ -292,8 +325,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         return run(argv)
-    except KeyboardInterrupt:  # before any game began
-        print("interrupted before any game", file=sys.stderr)
+    except KeyboardInterrupt:  # before the match or after its tally
+        print("interrupted", file=sys.stderr)
         return 130
     finally:
         kill_all()
@@ -305,10 +338,8 @@ def run(argv: list[str]) -> int:
     names = [p.name for p in players]
     if course:
         specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings)
-        scheduled = args.games
     else:
-        specs = tournament_schedule(names, args.schedule, args.games, args.seed, size, args.openings)
-        scheduled = args.games * len(pairings(names, args.schedule))
+        specs = tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings)
 
     standings = Standings()
     path = args.resume or args.results
@@ -323,6 +354,7 @@ def run(argv: list[str]) -> int:
         specs = (spec for spec in specs if spec.id not in log.done)
 
     humans = any(p.command is None for p in players)
+    quiet = args.quiet or args.q
     sprt = Sprt(*args.sprt) if args.sprt else None
     decision: Optional[SprtDecision] = None
 
@@ -334,47 +366,38 @@ def run(argv: list[str]) -> int:
         return Clock(per_move=args.time_per_move or None, game=args.game_time,
                      increment=args.increment, grace=args.grace)
 
-    on_move_factory = None
-    if args.ui:
-        from clinea.judge.ui import GameView
-
-        def on_move_factory(spec: GameSpec):
-            return GameView((spec.first, spec.second), spec.colours)
-
-    def human_factory(name: str):
-        from clinea.judge.ui import HumanSeat
-        return HumanSeat(name)
-
+    table = Table(size, open_window(size) if args.ui else None) if args.ui or humans else None
+    course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
     if args.ray is not None:
         from clinea.judge.ray_backend import RayRunner
         runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir)
     else:
-        runner = Runner(players, size, clock_factory, 1 if humans else args.concurrency or 1, args.log_dir,
-                        human_factory, on_move_factory)
-    total = scheduled
-    bar = None
-    if total > 1 and not args.quiet and not args.ui and not humans:
-        from tqdm import tqdm
-        bar = tqdm(total=total, initial=standings.games, unit="game", file=sys.stderr, dynamic_ncols=True)
+        runner = Runner(players, size, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
+                        table.human if table else None, table.view if table else None, course_logs)
+    # the number of games in all, None for the course's endless match
+    total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
+    bar = None if quiet or table else progress_bar(total, standings.games, "game")
+    forfeits = 0
 
     def on_record(rec: GameRecord) -> None:
-        nonlocal decision
+        nonlocal decision, forfeits
         if interrupted.is_set():
             return  # a game cut short by the kill of the interrupt is no result
         standings.add(rec)
+        forfeits += rec.forfeit is not None
         if log is not None:
             log.append(rec)
         if bar is not None:
             bar.update(1)
-        if args.ui or humans:
-            who = "draw" if rec.winner is None else f"{rec.winner} wins"
-            print(f"game {rec.id}: {who} ({rec.reason})", flush=True)
+        if table:
+            table.result(rec)
         if sprt is not None and decision is None:
             decision = decide()
             if decision is not None:
                 runner.stop.set()
 
     interrupted = threading.Event()
+    why = None
     try:
         if sprt is not None:
             decision = decide()
@@ -384,14 +407,20 @@ def run(argv: list[str]) -> int:
         interrupted.set()
         runner.stop.set()
         kill_all()
+    except MatchStopped as stop:
+        why = f"stopped: {stop}"
     finally:
         if bar is not None:
             bar.close()
         if log is not None:
             log.close()
-    print(summary(standings, names, None if course else args.games, sprt, decision))
+        if table:
+            table.close()
+    if why:
+        print(why, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
+    print(summary(standings, names, None if course else args.games or 1, sprt, decision))
     if interrupted.is_set():
         kept = f"they are in {path}" if path else "no --results file keeps them"
         print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)
         return 130
-    return 0
+    return EXIT_FORFEIT if forfeits else 0

@@ -8,6 +8,7 @@ logged.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import random
 import threading
@@ -15,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from clinea.core import Board
+from clinea.judge.course_log import CourseTranscript
 from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
@@ -48,15 +50,16 @@ def random_opening(rng: random.Random, size: tuple[int, int, int, int], plies: i
     return board.moves()
 
 
-def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed: int,
+def course_schedule(blue: str, red: str, games: Optional[int], first: Optional[str], seed: int,
                     size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
     openings, games go in pairs from the same opening with the first move swapped.
-    Made as they are played: a million games cost no memory up front."""
+    Made as they are played: a million games cost no memory up front, and
+    `games` None is the course's match without --iterations: until stopped."""
     rng = random.Random(seed)
     opening: list[int] = []
-    for k in range(games):
+    for k in itertools.count() if games is None else range(games):
         if openings:
             if k % 2 == 0:
                 opening = random_opening(rng, size, openings)
@@ -120,7 +123,8 @@ class Runner:
 
     def __init__(self, players: Sequence[Player], size: tuple[int, int, int, int],
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
-                 log_dir: Optional[str] = None, human_factory=None, on_move_factory=None):
+                 log_dir: Optional[str] = None, human_factory=None, on_move_factory=None,
+                 course_log_dir: Optional[str] = None):
         self.players = {player.name: player for player in players}
         self.size = size
         self.clock_factory = clock_factory
@@ -128,6 +132,8 @@ class Runner:
         self.log_dir = log_dir
         self.human_factory = human_factory
         self.on_move_factory = on_move_factory
+        # the course judge's transcripts, log/player_communicator_<colour>.log
+        self.course_log_dir = course_log_dir
         self.lock = threading.Lock()
         self.stop = threading.Event()
 
@@ -145,6 +151,9 @@ class Runner:
                 log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
                            buffering=1)  # line by line: a killed judge leaves whole transcripts
                 logs.append(log)
+            elif self.course_log_dir:
+                log = CourseTranscript.open(self.course_log_dir, name, "" if self.concurrency == 1 else f".{worker}")
+                logs.append(log)
             seats[name] = ProcessSeat(name, player.command, log)
         return seats, logs
 
@@ -155,7 +164,7 @@ class Runner:
         return play_game(seats, spec, self.size, self.clock_factory(), on_move)
 
     def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
-        """Plays `specs` (taken one at a time, as workers get free), calling
+        """Plays `specs` (taken one at a time, as workers get free: the schedule may be endless), calling
         `on_record` (under a lock) as each game ends; `self.stop` set by
         on_record (SPRT) ends the run after the games in flight."""
         todo = iter(specs)
@@ -164,6 +173,7 @@ class Runner:
 
         def worker(index: int) -> None:
             seats, logs = self.seats_for_worker(index)
+            cut_short = False
             try:
                 while not self.stop.is_set():
                     with taking:
@@ -176,8 +186,9 @@ class Runner:
             except BaseException as error:  # surfaced in the main thread below
                 errors.append(error)
                 self.stop.set()
+                cut_short = True
             finally:
-                close_seats(seats, logs)
+                close_seats(seats, logs, cut_short)
 
         if self.concurrency == 1:
             worker(0)
@@ -192,12 +203,17 @@ class Runner:
             raise errors[0]
 
 
-def close_seats(seats: dict[str, Seat], logs: list) -> None:
+def close_seats(seats: dict[str, Seat], logs: list, cut_short: bool = False) -> None:
     """The end of a worker: its players are told `salir` and their process
-    groups killed, then its transcripts closed."""
+    groups killed, then its transcripts closed. `salir` in the middle of a
+    game is a protocol error to a player: a game cut short (Ctrl-C, an
+    error) ends its players without a word."""
     for seat in seats.values():
         if isinstance(seat, ProcessSeat):
-            seat.close()
+            if cut_short:
+                seat.kill()
+            else:
+                seat.close()
     for log in logs:
         log.close()
 

@@ -1,6 +1,6 @@
-"""The terminal side of the judge: each game drawn as it is played, with the
-course's colours (azul and rojo tokens), and a human seat for a colour that
-has no program."""
+"""The terminal side of the judge: each game drawn as it is played, once per
+move, with the course's colours (azul and rojo tokens), and a human seat that
+types columns."""
 from __future__ import annotations
 
 import os
@@ -8,10 +8,16 @@ import sys
 from typing import Optional, TextIO
 
 from clinea.core import Board
-from clinea.judge.referee import COLOURS, Seat
+from clinea.judge.referee import COLOURS, DRAWN, LOST, WON, Seat
 
 ANSI = {"azul": "\x1b[1;34m", "rojo": "\x1b[1;31m"}
 RESET = "\x1b[0m"
+RESULT_TEXT = {WON: "you won", LOST: "you lost", DRAWN: "a draw"}
+
+
+class MatchStopped(Exception):
+    """The person at the judge ended the match (end of input, the window
+    closed): not a forfeit, the match simply stops and the tally is printed."""
 
 
 def use_colour(stream: TextIO) -> bool:
@@ -33,14 +39,20 @@ def draw(board: Board, colours: tuple[str, str], colour: bool) -> str:
     return "\n".join(lines)
 
 
-class GameView:
-    """`on_move` callback of the referee: prints the board after each move."""
+class TerminalView:
+    """A game in the terminal: who plays whom, the starting board, then every
+    move announced and the board drawn once after it (the last drawing is the
+    final board)."""
 
-    def __init__(self, names: tuple[str, str], colours: tuple[str, str], stream: TextIO = sys.stdout):
+    def __init__(self, names: tuple[str, str], colours: tuple[str, str], board: Board,
+                 stream: TextIO = sys.stdout):
         self.names = names
         self.colours = colours
         self.stream = stream
         self.colour = use_colour(stream)
+        stream.write(f"\n{names[0]} ({colours[0]}) moves first against {names[1]} ({colours[1]})\n"
+                     + draw(board, colours, self.colour) + "\n")
+        stream.flush()
 
     def __call__(self, board: Board) -> None:
         mover = (board.moves_played - 1) & 1
@@ -49,9 +61,27 @@ class GameView:
         self.stream.flush()
 
 
+def read_column(line: str, board: Board) -> tuple[Optional[int], str]:
+    """A typed line as a column, or None and what is wrong with it."""
+    allowed = f"type a column, 0..{board.columns - 1}"
+    text = line.strip()
+    if not text:
+        return None, f"empty line: {allowed}"
+    try:
+        col = int(text)
+    except ValueError:
+        return None, f"{text!r} is not a column number: {allowed}"
+    if not 0 <= col < board.columns:
+        return None, f"column {col} is out of range: {allowed}"
+    if not board.can_play(col):
+        return None, f"column {col} is full: play one of {board.legal_columns()}"
+    return col, ""
+
+
 class HumanSeat(Seat):
     """Someone typing columns at the terminal. A typo is asked again, not
-    forfeited: only programs are held to the protocol."""
+    forfeited: only programs are held to the protocol. End of input (Ctrl-D)
+    ends the match."""
 
     timed = False
 
@@ -59,28 +89,25 @@ class HumanSeat(Seat):
         self.name = name
         self.stdin = stdin
         self.stdout = stdout
-        self.colours: tuple[str, str] = COLOURS
+        self.colour = COLOURS[0]
 
     def start(self, board: Board, me: int, colour: str) -> None:
-        other = COLOURS[1 - COLOURS.index(colour)]
-        self.colours = (colour, other) if me == 0 else (other, colour)
-        self.stdout.write(f"\n{self.name}: you are {colour}, {'you move first' if me == 0 else 'you move second'}\n")
+        self.colour = colour
+        self.stdout.write(f"{self.name}: you are {colour}, {'you move first' if me == 0 else 'you move second'}\n")
 
     def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
-        self.stdout.write(draw(board, self.colours, use_colour(self.stdout)) + "\n")
         while True:
-            self.stdout.write(f"{self.name}, your column (0..{board.columns - 1}): ")
+            self.stdout.write(f"{self.name} ({self.colour}), your column (0..{board.columns - 1}): ")
             self.stdout.flush()
             line = self.stdin.readline()
             if not line:
-                return None  # end of input: the referee scores it as garbage
-            try:
-                col = int(line)
-            except ValueError:
-                continue
-            if board.can_play(col):
+                self.stdout.write("\n")
+                raise MatchStopped(f"{self.name} ({self.colour}) closed the input")
+            col, problem = read_column(line, board)
+            if col is not None:
                 return col
-            self.stdout.write(f"column {col} cannot be played\n")
+            self.stdout.write(problem + "\n")
 
     def tell(self, word: str) -> None:
-        self.stdout.write(f"{self.name}: {word}\n")
+        self.stdout.write(f"{self.name} ({self.colour}): {RESULT_TEXT.get(word, word)}\n")
+        self.stdout.flush()

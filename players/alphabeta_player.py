@@ -6,48 +6,49 @@ standard 7x6 from the first move (the solver stops in its opening book at
 Its values are the same as minimax's on every position.
 
 Among the moves of best value it plays the most central one (left first), so
-its games are repeatable.
+its games are repeatable. When the search cannot finish within
+--time-per-move it says so and plays a depth-limited search's move
+(clinea.players.exact).
 """
 from __future__ import annotations
 
 import argparse
-import sys
 
 from clinea.core import Board
-from clinea.core.solver import DEFAULT_TT_LOG2, Solver, best_column
-from clinea.players.bot import Bot
+from clinea.core.solver import DEFAULT_TT_LOG2, Solver
 from clinea.players.driver import main_for
+from clinea.players.exact import DEFAULT_TIME_PER_MOVE, ExactBot
 from clinea.players.options import bounded_int
 
 
-class AlphabetaBot(Bot):
+class AlphabetaBot(ExactBot):
     """Exact win/draw/loss by alpha-beta; the most central best move."""
 
     name = "alphabeta"
 
-    def __init__(self, tt_log2: int = DEFAULT_TT_LOG2):
+    def __init__(self, tt_log2: int = DEFAULT_TT_LOG2, time_per_move: float = DEFAULT_TIME_PER_MOVE):
+        super().__init__(time_per_move)
         # one table for the whole process: positions recur between moves and games
         self.solver = Solver(tt_log2)
 
     def new_game(self, board: Board, me: int) -> None:
+        super().new_game(board, me)
         self.solver.prepare(board)  # table and book before the first move, not in it
 
-    def choose(self, board: Board) -> int:
-        values = self.solver.analyze(board, weak=True)
-        col = best_column(values)
-        if self.verbose:
-            print(f"alphabeta: column {col}, value {values[col]}, {self.solver.nodes} nodes", file=sys.stderr)
-        return col
+    def exact_values(self, board: Board, seconds: float) -> list | None:
+        values = self.solver.analyze(board, weak=True, time_limit=seconds)
+        self.nodes = self.solver.nodes
+        return values
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        super().add_arguments(parser)
         parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=DEFAULT_TT_LOG2,
                             help=f"transposition table of 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
-        parser.epilog = (parser.epilog or "") + "\nexample:\n  players/alphabeta --verbose --tt-log2 20"
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "AlphabetaBot":
-        return cls(args.tt_log2)
+        return cls(args.tt_log2, args.time_per_move)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,8 +18,12 @@ class Bot:
 
     #: short name, used by `clinea play NAME` and in judge reports
     name = "bot"
-    #: set by the driver from --verbose: search players then report figures on stderr
+    #: whether the bot reports figures on stderr: the driver then offers --verbose
+    reports = False
+    #: set by the driver from --verbose
     verbose = False
+    #: options shown in --help's examples, as on the command line
+    example_options: tuple[str, ...] = ()
 
     def new_game(self, board: Board, me: int) -> None:
         """Called before every game with the empty board; `me` is 0 if this

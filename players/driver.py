@@ -13,6 +13,7 @@ from typing import IO, Callable
 from clinea.core import Board
 from clinea import protocol
 from clinea.players.bot import Bot, FunctionBot
+from clinea.players.options import bare_words_to_options, options_to_bare_words
 from clinea.protocol import ProtocolError
 
 EXIT_OK, EXIT_BOT_ERROR, EXIT_PROTOCOL_ERROR = 0, 1, 2
@@ -112,13 +113,16 @@ def serve(bot: Bot, stdin: IO[str] = sys.stdin, stdout: IO[str] = sys.stdout,
     return EXIT_OK
 
 
-def _add_common_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--verbose", action="store_true", help="report search figures on stderr")
-    parser.add_argument("--log", metavar="FILE", help="append a transcript of every line to FILE")
+def _add_common_options(parser: argparse.ArgumentParser, reports: bool) -> None:
+    if reports:
+        parser.add_argument("--verbose", action="store_true",
+                            help="report search figures on stderr after every move (default: off)")
+    parser.add_argument("--log", metavar="FILE",
+                        help="append a transcript of every line to FILE (default: none)")
 
 
 def _start(bot: Bot, args: argparse.Namespace, program: str) -> int:
-    bot.verbose = args.verbose
+    bot.verbose = getattr(args, "verbose", False)
     if args.log:
         with open(args.log, "a", encoding="utf-8") as transcript:
             return serve(bot, transcript=transcript, program=program)
@@ -133,25 +137,46 @@ def launcher(bot_class: type[Bot], program: str) -> str:
     return f"players/{bot_class.name}" if built_in else program
 
 
-def build_parser(bot_class: type[Bot], program: str) -> argparse.ArgumentParser:
+def _examples(command: str, options: list[str]) -> str:
+    """The help's one example heading: the options as bare words, which pass
+    the course judge's parser (it refuses words starting with -) and ours."""
+    bare = " ".join([command, *options_to_bare_words(options)])
+    dashed = " ".join([command, *options])
+    return ("examples (every option is also a bare word, NAME=VALUE, or NAME for a switch,\n"
+            "which passes any judge's command line, the course judge's too):\n"
+            f"  clinea judge --blue_player {bare} --red_player players/random --iterations 10\n"
+            f"  python2 c_linea.py --blue_player {bare} --red_player players/random --iterations 10\n"
+            f"  clinea judge --player a=\"{dashed}\" --player b=players/random --iterations 10")
+
+
+def build_parser(bot_class: type[Bot], program: str, command: str | None = None,
+                 bot_options: bool = True) -> argparse.ArgumentParser:
+    """The player's command line; `bot_options` False leaves out the bot's own
+    options, for a bot that is already built (they could change nothing)."""
     summary = (bot_class.__doc__ or "A clinea player.").strip().splitlines()[0]
     parser = argparse.ArgumentParser(
         prog=program,
         description=summary + " Speaks the referee protocol on stdin/stdout.",
-        epilog=("example:\n"
-                f"  clinea judge --blue_player {launcher(bot_class, program)} --red_player random --iterations 10"),
+        epilog=_examples(command or launcher(bot_class, program),
+                         list(bot_class.example_options) if bot_options else []),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    _add_common_options(parser)
-    bot_class.add_arguments(parser)
+    _add_common_options(parser, bot_class.reports)
+    if bot_options:
+        bot_class.add_arguments(parser)
     return parser
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    words = sys.argv[1:] if argv is None else argv
+    return parser.parse_args(bare_words_to_options(list(words), parser))
 
 
 def main_for(bot_class: type[Bot], argv: list[str] | None = None, program: str | None = None) -> int:
     """Entry point of a player program: options, then the protocol on stdin/stdout."""
     program = program or f"clinea-{bot_class.name}"
     parser = build_parser(bot_class, program)
-    args = parser.parse_args(argv)
+    args = _parse(parser, argv)
     try:
         bot = bot_class.from_args(args)
     except ValueError as error:  # options that are fine alone but not together, or out of range
@@ -164,9 +189,6 @@ def run(choose: Callable[[Board], int] | Bot, argv: list[str] | None = None) -> 
     the one call a drop-in script needs (see players/example_bot.py)."""
     bot = choose if isinstance(choose, Bot) else FunctionBot(choose, getattr(choose, "__name__", "bot"))
     program = sys.argv[0]
-    parser = argparse.ArgumentParser(
-        prog=program, description="A clinea drop-in bot. Speaks the referee protocol on stdin/stdout.",
-        epilog=f"example:\n  clinea judge --blue_player {program} --red_player players/random --iterations 10",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
-    _add_common_options(parser)
-    return _start(bot, parser.parse_args(argv), program)
+    parser = build_parser(type(bot), program, command=program, bot_options=False)
+    parser.description = "A clinea drop-in bot. Speaks the referee protocol on stdin/stdout."
+    return _start(bot, _parse(parser, argv), program)

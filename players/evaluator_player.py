@@ -12,6 +12,7 @@ from clinea.core.evaluate import FEATURES, REPORT_WEIGHTS
 from clinea.core.depthsearch import DepthLimited
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
+from clinea.players.options import bounded_int
 
 MAX_DEPTH = 64
 
@@ -20,6 +21,8 @@ class EvaluatorBot(Bot):
     """Alpha-beta to a fixed depth with a weighted window evaluation."""
 
     name = "evaluator"
+    reports = True
+    example_options = ("--depth", "3")
 
     def __init__(self, depth: int = 4, weights=REPORT_WEIGHTS):
         if not 1 <= depth <= MAX_DEPTH:
@@ -38,15 +41,15 @@ class EvaluatorBot(Bot):
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("--depth", type=int, default=4, help=f"plies to search, 1..{MAX_DEPTH} (default 4)")
-        parser.add_argument("--weights", type=int, nargs=len(FEATURES), metavar="W",
+        parser.add_argument("--depth", type=bounded_int("--depth", 1, MAX_DEPTH), default=4, help=f"plies to search, 1..{MAX_DEPTH} (default 4)")
+        parser.add_argument("--evaluation-weights", type=int, nargs=len(FEATURES), metavar="W",
                             default=list(REPORT_WEIGHTS),
                             help="integer weights of " + ", ".join(FEATURES)
                             + f" (default {' '.join(map(str, REPORT_WEIGHTS))})")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "EvaluatorBot":
-        return cls(args.depth, args.weights)
+        return cls(args.depth, args.evaluation_weights)
 
 
 def main(argv: list[str] | None = None) -> int:

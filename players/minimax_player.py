@@ -3,35 +3,29 @@
 every move, so use it on boards such as 4x4 or 5x4, not 7x6 from the start.
 
 Among the moves of best value it plays the most central one (left first), so
-its games are repeatable.
+its games are repeatable. When the tree is too big for --time-per-move it
+says so and plays a depth-limited search's move (clinea.players.exact).
 """
 from __future__ import annotations
 
-import argparse
-import sys
-
 from clinea.core import Board
 from clinea.core.minimax import minimax_analyze
-from clinea.core.solver import best_column
-from clinea.players.bot import Bot
 from clinea.players.driver import main_for
+from clinea.players.exact import ExactBot
 
 
-class MinimaxBot(Bot):
+class MinimaxBot(ExactBot):
     """Exact win/draw/loss by full-width minimax; the most central best move."""
 
     name = "minimax"
 
-    def choose(self, board: Board) -> int:
-        values, nodes = minimax_analyze(board)
-        col = best_column(values)
-        if self.verbose:
-            print(f"minimax: column {col}, value {values[col]}, {nodes} nodes", file=sys.stderr)
-        return col
+    def exact_values(self, board: Board, seconds: float) -> list | None:
+        values, self.nodes = minimax_analyze(board, time_limit=seconds)
+        return values
 
     @classmethod
-    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        parser.epilog = (parser.epilog or "") + "\nexample:\n  players/minimax --verbose"
+    def from_args(cls, args) -> "MinimaxBot":
+        return cls(args.time_per_move)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -23,6 +23,8 @@ class RandomizedMinimaxBot(Bot):
     """Looks k plies ahead; a forced win, else a sure draw, else a random move that does not lose."""
 
     name = "randomized_minimax"
+    reports = True
+    example_options = ("--depth", "4", "--seed", "7")
 
     def __init__(self, depth: int = 4, seed: int | None = None):
         if seed is None:
@@ -46,7 +48,6 @@ class RandomizedMinimaxBot(Bot):
                             help=f"plies to look ahead, 1..{MAX_DEPTH} (default 4)")
         parser.add_argument("--seed", type=bounded_int("--seed", 0, 2 ** 64 - 1, "2**64-1"), default=None,
                             help="random seed, for repeatable games (default: from the system)")
-        parser.epilog = (parser.epilog or "") + "\nexample:\n  players/randomized_minimax --depth 4 --seed 7"
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "RandomizedMinimaxBot":

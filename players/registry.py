@@ -112,7 +112,7 @@ def build_parser(registered: dict[str, str]) -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("player", help="a registered name, or a .py file with choose(board) or a Bot")
-    parser.add_argument("--list", action="store_true", help="list the registered players and exit")
+    parser.add_argument("--list", action="store_true", help="list the registered players and exit (default: off)")
     return parser
 
 

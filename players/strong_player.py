@@ -13,6 +13,7 @@ from clinea.core.search import MATE_SCORE, WIN_SCORE, Search
 from clinea.core.solver import Solver
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
+from clinea.players.options import bounded_int
 
 #: fraction of --time-per-move the search may use, and a fixed reserve for
 #: the driver, the Python layer and a loaded machine
@@ -43,6 +44,8 @@ class StrongBot(Bot):
     """Exact solve when it fits, else iterative-deepening alpha-beta, timed."""
 
     name = "strong"
+    reports = True
+    example_options = ("--time-per-move", "0.2")
 
     def __init__(self, time_per_move: float = 1.0, weights=STRONG_WEIGHTS, tt_log2: int = 20,
                  solve: bool = True, max_nodes: int = 0):
@@ -110,17 +113,17 @@ class StrongBot(Bot):
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("--time-per-move", type=float, default=1.0, metavar="SECONDS",
                             help="thinking time per move, 0.001..3600, kept with a safety margin (default 1)")
-        parser.add_argument("--weights", type=int, nargs=len(FEATURES), metavar="W",
+        parser.add_argument("--evaluation-weights", type=int, nargs=len(FEATURES), metavar="W",
                             default=list(STRONG_WEIGHTS),
                             help="integer weights of " + ", ".join(FEATURES)
                             + f" (default {' '.join(map(str, STRONG_WEIGHTS))})")
-        parser.add_argument("--tt-log2", type=int, default=20,
+        parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 0, 30), default=20,
                             help="transposition table of 2**N entries of 16 bytes, 0..30 (default 20)")
-        parser.add_argument("--no-solve", action="store_true", help="never try the exact solver")
+        parser.add_argument("--no-solve", action="store_true", help="never try the exact solver (default: try it near the end, and on 7x6 always)")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "StrongBot":
-        return cls(args.time_per_move, args.weights, args.tt_log2, not args.no_solve)
+        return cls(args.time_per_move, args.evaluation_weights, args.tt_log2, not args.no_solve)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -4,6 +4,7 @@ import json
 import os
 import re
 import subprocess
+import tempfile
 
 from reference_rules import ReferenceGame
 
@@ -11,6 +12,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 BOTS = os.path.join(HERE, "bots")
 REPO = os.path.dirname(HERE)
 C_LINEA = os.path.join(REPO, "judge", "c_linea")
+# the judge writes the course's transcripts in ./log: tests run it from here,
+# never from the repository
+WORK_DIR = tempfile.TemporaryDirectory(prefix="clinea-judge-")
 
 
 def bot(name: str, *args: str) -> list[str]:
@@ -19,6 +23,7 @@ def bot(name: str, *args: str) -> list[str]:
 
 def run_judge(args, timeout=60, **kwargs) -> subprocess.CompletedProcess:
     """The judge as users run it: a separate process through the course-named script."""
+    kwargs.setdefault("cwd", WORK_DIR.name)
     return subprocess.run([C_LINEA, *args], capture_output=True, text=True, timeout=timeout, **kwargs)
 
 

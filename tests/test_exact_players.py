@@ -71,3 +71,26 @@ def test_verbose_reports_nodes_on_stderr(name):
                             capture_output=True, text=True, timeout=60)
     assert result.stdout.splitlines()[0] in {"0", "1", "2", "3"}
     assert "nodes" in result.stderr and name in result.stderr
+
+
+@pytest.mark.parametrize("name,size", [
+    ("minimax", (5, 4, 3, 10)),     # full-width minimax: minutes for the first move
+    ("minimax", (7, 6, 4, 6)),      # the token limit does not shrink the tree enough
+    ("alphabeta", (7, 6, 10, 21)),  # no opening book, nobody can win: a huge tree
+])
+def test_an_exact_player_out_of_its_depth_says_so_at_the_start_and_answers_in_time(tmp_path, name, size):
+    from judge_helpers import run_judge, transcript
+    columns, rows, c, p = size
+    done = run_judge(["--blue_player", str(PLAYERS_DIR / name), "time-per-move=0.2",
+                      "--red_player", str(PLAYERS_DIR / "random"), "seed=1",
+                      "--columns", str(columns), "--rows", str(rows), "--c", str(c), "--p", str(p),
+                      "--first", "azul", "--iterations", "1", "--time-per-move", "3", "--quiet",
+                      "--log-dir", str(tmp_path)], timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr  # no forfeit: every answer came in time
+    lines = transcript(tmp_path, "azul")
+    said = [i for i, line in enumerate(lines) if "cannot finish on this board" in line]
+    assert len(said) == 1 and f"({columns}x{rows}, c {c}, p {p})" in lines[said[0]]
+    # this wording is the first move's (stderr and stdout reach the transcript
+    # through different pipes, so their order there proves nothing), and it is
+    # said once: not the mid-game wording again later
+    assert not any("does not finish within" in line for line in lines)

@@ -60,10 +60,10 @@ def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | No
                           "or none when --time-limit is given)")
     parser.set_defaults(limit_name=limit, default_limit=default_limit)
     run.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
-                     help="stop after this many seconds (checked between iterations)")
+                     help="stop after this many seconds, checked between iterations (default: no time limit)")
     run.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     run.add_argument("--jobs", type=_positive_int("--jobs"), default=1,
-                     help=f"worker processes for the games (this machine has {os.cpu_count()})")
+                     help=f"worker processes for the games, this machine has {os.cpu_count()} cores (default 1)")
     run.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
                      help="play the games as Ray tasks instead of --jobs processes (pip install "
                           "'clinea[ray]'): a new local Ray without ADDRESS, else the cluster there "
@@ -73,7 +73,7 @@ def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | No
     run.add_argument("--eval-games", type=_int_at_least("--eval-games", 0), default=100, metavar="N",
                      help="final evaluation: N games in each colour against random and "
                           "against randomized minimax (default 100; 0 skips it)")
-    run.add_argument("--quiet", action="store_true", help="no progress bar")
+    run.add_argument("--quiet", action="store_true", help="no progress (default: a bar, or plain lines in a log)")
 
 
 def _start(parser: argparse.ArgumentParser) -> None:
@@ -107,7 +107,8 @@ def build_parser() -> argparse.ArgumentParser:
     p = methods.add_parser("genetic", help="the seed's genetic algorithm (section 5)",
                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p, "generations", 150)
-    p.add_argument("--population", type=_positive_int("--population"), default=50)
+    p.add_argument("--population", type=_positive_int("--population"), default=50,
+                   help="individuals per generation (default 50)")
     p.add_argument("--pcross", type=float, default=0.4, help="chance of switching parent at each gene (default 0.4)")
     p.add_argument("--pmut", type=float, default=0.005, help="chance of redrawing each weight (default 0.005)")
     p.add_argument("--selection", type=int, choices=(1, 2), default=2,
@@ -121,12 +122,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--external-games", type=_positive_int("--external-games"), default=10,
                    help="games per colour for --fitness external (default 10)")
     p.add_argument("--whole-vectors", action="store_true",
-                   help="crossover inherits each run vector whole, not element by element")
-    p.add_argument("--elite-never-mutates", action="store_true", help="the kept best is never mutated")
+                   help="crossover inherits each run vector whole, not element by element (default: off)")
+    p.add_argument("--elite-never-mutates", action="store_true", help="the kept best is never mutated (default: off)")
     p.add_argument("--min", type=float, default=-1.0, help="lowest random weight (default -1)")
     p.add_argument("--max", type=float, default=1.0, help="highest random weight (default 1)")
     p.add_argument("--init", nargs="*", default=(), metavar="FILE.json",
-                   help="put these weights in the first population, the rest random")
+                   help="put these weights in the first population, the rest random (default: all random)")
 
     p = methods.add_parser("hillclimb", help="perturb all weights, keep what does better",
                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)

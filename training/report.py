@@ -7,7 +7,7 @@ import csv
 import time
 from typing import Sequence
 
-from tqdm import tqdm
+from clinea.progress import progress_bar
 
 from clinea.training.fitness import tallies, versus
 
@@ -53,7 +53,7 @@ class Recorder:
         self._writer = csv.DictWriter(self._file, fieldnames=self.columns)
         self._writer.writeheader()
         total = budget.iterations if budget.iterations is not None else None
-        self._bar = tqdm(total=total, desc=label, unit="it", disable=quiet, leave=True)
+        self._bar = None if quiet else progress_bar(total, unit="iteration", desc=label)
 
     def record(self, iteration: int, stats: dict, best: tuple[list[float], float], **extra) -> None:
         """One row; `best` is (the run's best weights so far, their fitness),
@@ -64,11 +64,13 @@ class Recorder:
         self.rows.append(row)
         self._writer.writerow(row)
         self._file.flush()
-        self._bar.update(1)
-        self._bar.set_postfix(best=f"{stats['best']:.3f}", mean=f"{stats['mean']:.3f}")
+        if self._bar is not None:
+            self._bar.update(1)
+            self._bar.set_postfix(best=f"{stats['best']:.3f}", mean=f"{stats['mean']:.3f}")
 
     def close(self) -> None:
-        self._bar.close()
+        if self._bar is not None:
+            self._bar.close()
         self._file.close()
 
 

@@ -1,0 +1,68 @@
+"""Where a person watches or plays: the graphical window when --ui finds a
+display, the terminal otherwise. The judge asks it for a view of each game,
+for a human seat when a colour has no program, and shows each result there."""
+from __future__ import annotations
+
+import sys
+
+from clinea.core import Board
+from clinea.judge.record import GameRecord
+from clinea.judge.ui import HumanSeat, MatchStopped, TerminalView
+
+__all__ = ["MatchStopped", "Table", "open_window"]
+
+
+def open_window(size: tuple[int, int, int, int]):
+    """The game window, or None after one stderr line saying why the terminal
+    is used instead (no pygame, or no display)."""
+    try:
+        from clinea.judge.window import Window, WindowUnavailable
+    except ImportError as error:
+        print(f"clinea judge: no graphical board ({error}; pip install 'clinea[ui]'): "
+              "showing the board in the terminal", file=sys.stderr)
+        return None
+    try:
+        return Window(size)
+    except WindowUnavailable as error:
+        print(f"clinea judge: no display ({error}): showing the board in the terminal", file=sys.stderr)
+        return None
+
+
+class Table:
+    def __init__(self, size: tuple[int, int, int, int], window=None):
+        self.size = size
+        self.window = window
+
+    def start_board(self, spec) -> Board:
+        board = Board(*self.size)
+        board.play_moves(spec.opening)
+        return board
+
+    def view(self, spec):
+        """The referee's `on_move` for one game, which also shows its start."""
+        names, colours = (spec.first, spec.second), spec.colours
+        if self.window is not None:
+            return self.window.game(names, colours, self.start_board(spec))
+        return TerminalView(names, colours, self.start_board(spec))
+
+    def human(self, name: str):
+        if self.window is not None:
+            return self.window.human(name)
+        return HumanSeat(name)
+
+    def result(self, record: GameRecord) -> None:
+        winner = record.winner
+        if winner is None:
+            text = "a draw"
+        else:
+            colour = record.colours[record.players.index(winner)]
+            text = f"{winner} ({colour}) wins" if winner != colour else f"{winner} wins"
+        if record.forfeit is not None:
+            text += f": {record.reason}"
+        print(f"game {record.id}: {text}", flush=True)
+        if self.window is not None:
+            self.window.show_result(text)
+
+    def close(self) -> None:
+        if self.window is not None:
+            self.window.close()

@@ -1,0 +1,216 @@
+"""The graphical board of `clinea judge --ui` (pygame, the extra
+`clinea[ui]`), as the course judge has one: tokens drop in their colour,
+the last move carries a white ring, the result shows at the bottom, and a
+human seat plays by clicking a column or pressing its digit.
+
+Headless runs (CI) use SDL's offscreen or dummy driver, asked for with
+SDL_VIDEODRIVER; when SDL falls back to one of them on its own there is no
+screen, and the judge uses the terminal instead.
+"""
+from __future__ import annotations
+
+import collections
+import os
+from typing import Optional
+
+os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner would mix with the judge's output
+import pygame  # noqa: E402
+
+from clinea.core import Board  # noqa: E402
+from clinea.judge.referee import COLOURS, Seat  # noqa: E402
+from clinea.judge.ui import MatchStopped  # noqa: E402
+
+BACKGROUND = (0, 0, 0)
+FRAME = (70, 70, 80)
+HOLE = (20, 20, 24)
+TOKEN = {"azul": (30, 110, 255), "rojo": (230, 40, 40)}
+LAST_MARK = (255, 255, 255)
+TEXT = (240, 240, 240)
+HEADLESS_DRIVERS = ("offscreen", "dummy")
+#: seconds a token takes to fall the whole height; frames per second
+DROP_SECONDS = 0.25
+FPS = 60
+#: how long a result stays up before the next game (a click or key skips it)
+RESULT_SECONDS = 1.5
+STATUS_HEIGHT = 36
+
+
+class WindowUnavailable(Exception):
+    pass
+
+
+class Window:
+    def __init__(self, size: tuple[int, int, int, int]):
+        if not any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
+            # asked anyway, SDL would pick its offscreen driver and complain on stderr
+            raise WindowUnavailable("neither DISPLAY nor WAYLAND_DISPLAY is set")
+        try:
+            pygame.display.init()
+        except pygame.error as error:
+            raise WindowUnavailable(str(error)) from None
+        driver = pygame.display.get_driver()
+        if driver in HEADLESS_DRIVERS and os.environ.get("SDL_VIDEODRIVER") != driver:
+            pygame.display.quit()
+            raise WindowUnavailable(f"SDL found only its {driver} driver")
+        pygame.font.init()
+        self.columns, self.rows = size[0], size[1]
+        self.cell = max(6, min(80, 1000 // self.columns, 640 // (self.rows + 1)))
+        self.top = self.cell  # a band above the board, where tokens start falling
+        width = self.columns * self.cell
+        self.board_bottom = self.top + self.rows * self.cell
+        self.surface = pygame.display.set_mode((max(width, 240), self.board_bottom + STATUS_HEIGHT))
+        pygame.display.set_caption("clinea: C en linea")
+        self.font = pygame.font.Font(None, 24)
+        self.clock = pygame.time.Clock()
+        self.colours: tuple[str, str] = COLOURS
+        self.status = ""
+        self.board: Optional[Board] = None  # the position on show, redrawn under the result
+        self.events: collections.deque = collections.deque()  # taken from SDL, not yet handled
+
+    # ------------------------------------------------------------ geometry
+
+    def cell_centre(self, col: int, row: int) -> tuple[int, int]:
+        """Pixel centre of a cell; row 0 is the bottom row."""
+        return (col * self.cell + self.cell // 2, self.top + (self.rows - 1 - row) * self.cell + self.cell // 2)
+
+    def column_at(self, x: int) -> Optional[int]:
+        col = x // self.cell
+        return col if 0 <= col < self.columns else None
+
+    # ------------------------------------------------------------ drawing
+
+    def draw(self, board: Board, falling: Optional[tuple[int, int, int]] = None) -> None:
+        """The board; `falling` is (column, y, player) of a token on its way
+        down, drawn behind the frame as in a real rack."""
+        radius = int(self.cell * 0.4)
+        self.surface.fill(BACKGROUND)
+        pygame.draw.rect(self.surface, FRAME, (0, self.top, self.columns * self.cell, self.rows * self.cell))
+        for col in range(self.columns):
+            for row in range(self.rows):
+                owner = board.cell(col, row)
+                colour = HOLE if owner == 0 else TOKEN[self.colours[owner - 1]]
+                pygame.draw.circle(self.surface, colour, self.cell_centre(col, row), radius)
+        if falling is not None:
+            col, y, player = falling
+            pygame.draw.circle(self.surface, TOKEN[self.colours[player]], (col * self.cell + self.cell // 2, y), radius)
+        moves = board.moves()
+        if moves and falling is None:
+            col = moves[-1]
+            pygame.draw.circle(self.surface, LAST_MARK, self.cell_centre(col, board.height(col) - 1),
+                               max(2, radius // 2), max(1, radius // 8))
+        if self.cell >= 16:
+            for col in range(self.columns):
+                digit = self.font.render(str(col), True, TEXT)
+                self.surface.blit(digit, digit.get_rect(center=(col * self.cell + self.cell // 2, self.top // 4 + 6)))
+        text = self.font.render(self.status, True, TEXT)
+        self.surface.blit(text, (6, self.board_bottom + (STATUS_HEIGHT - text.get_height()) // 2))
+        pygame.display.flip()
+
+    def check_closed(self) -> None:
+        """Between moves: only a closed window matters; clicks and keys stay
+        queued for the human seat."""
+        if pygame.event.get(pygame.QUIT):
+            raise MatchStopped("the window was closed")
+
+    def pump(self) -> list:
+        """The pending events; closing the window or Escape ends the match."""
+        events = pygame.event.get()
+        for event in events:
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
+                raise MatchStopped("the window was closed")
+        return events
+
+    def next_event(self):
+        """One event at a time, so that clicks made ahead are all played."""
+        if not self.events:
+            self.events.extend(self.pump())
+        return self.events.popleft() if self.events else None
+
+    def game(self, names: tuple[str, str], colours: tuple[str, str], board: Board) -> "WindowView":
+        self.colours = colours
+        self.status = f"{names[0]} ({colours[0]}) moves first against {names[1]} ({colours[1]})"
+        self.board = board.copy()
+        self.draw(board)
+        self.check_closed()
+        return WindowView(self, names)
+
+    def drop(self, board: Board) -> None:
+        """Animates the last move of `board` falling into place."""
+        col = board.moves()[-1]
+        player = (board.moves_played - 1) & 1
+        target = self.cell_centre(col, board.height(col) - 1)[1]
+        start = self.top - self.cell // 2
+        board.undo()
+        try:
+            frames = max(1, int(DROP_SECONDS * FPS * (target - start) / (self.rows * self.cell)))
+            for frame in range(1, frames + 1):
+                self.draw(board, (col, start + (target - start) * frame // frames, player))
+                self.check_closed()
+                self.clock.tick(FPS)
+        finally:
+            board.play(col)
+
+    def human(self, name: str) -> "WindowHuman":
+        return WindowHuman(self, name)
+
+    def show_result(self, text: str) -> None:
+        self.status = text
+        if self.board is not None:
+            self.draw(self.board)
+        waited = 0
+        while waited < RESULT_SECONDS * 1000:
+            if any(e.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN) for e in self.pump()):
+                return
+            waited += self.clock.tick(FPS)
+
+    def close(self) -> None:
+        pygame.quit()
+
+
+class WindowView:
+    """The referee's `on_move` for one game in the window."""
+
+    def __init__(self, window: Window, names: tuple[str, str]):
+        self.window = window
+        self.names = names
+
+    def __call__(self, board: Board) -> None:
+        mover = (board.moves_played - 1) & 1
+        window = self.window
+        window.status = f"{self.names[mover]} ({window.colours[mover]}) plays {board.moves()[-1]}"
+        window.drop(board)
+        window.board = board.copy()
+        window.draw(board)
+
+
+class WindowHuman(Seat):
+    """A person at the window: a click in a column, or its digit key, plays there."""
+
+    timed = False
+
+    def __init__(self, window: Window, name: str):
+        self.window = window
+        self.name = name
+        self.colour = COLOURS[0]
+
+    def start(self, board: Board, me: int, colour: str) -> None:
+        self.colour = colour
+
+    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+        window = self.window
+        window.status = f"{self.name} ({self.colour}): click a column or press its digit"
+        window.draw(board)
+        while True:
+            while (event := window.next_event()) is not None:
+                col = None
+                if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                    col = window.column_at(event.pos[0])
+                elif event.type == pygame.KEYDOWN and event.unicode.isdigit():
+                    col = int(event.unicode)
+                if col is None:
+                    continue
+                if board.can_play(col):
+                    return col
+                window.status = f"column {col} is full or off the board: play one of {board.legal_columns()}"
+                window.draw(board)
+            window.clock.tick(FPS)

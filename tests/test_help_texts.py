@@ -1,0 +1,39 @@
+"""Every command's --help: each option has a help line that shows its
+default (required positionals aside), and there is one example heading."""
+import argparse
+
+import pytest
+
+from clinea import match, newbot, solve
+from clinea.judge import cli as judge_cli
+from clinea.players import registry
+from clinea.training import cli as training_cli
+
+PARSERS = {
+    "judge": judge_cli.build_parser,
+    "solve": solve.build_parser,
+    "match": match.build_parser,
+    "new-bot": newbot.build_parser,
+    "play": lambda: registry.build_parser(registry.players()),
+    "train": training_cli.build_parser,
+}
+
+
+def commands(parser, name):
+    """The parser and every sub-command's, by name."""
+    yield name, parser
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for sub, subparser in action.choices.items():
+                yield from commands(subparser, f"{name} {sub}")
+
+
+@pytest.mark.parametrize("name", sorted(PARSERS))
+def test_every_option_shows_its_default_and_there_is_one_example_heading(name):
+    for command, parser in commands(PARSERS[name](), name):
+        for action in parser._actions:
+            if isinstance(action, (argparse._HelpAction, argparse._SubParsersAction)) or not action.option_strings:
+                continue
+            assert action.help and "default" in action.help.lower(), (command, action.option_strings)
+        heading = [line for line in parser.format_help().splitlines() if line.lower().startswith("example")]
+        assert len(heading) == 1, (command, heading)

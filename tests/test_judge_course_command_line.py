@@ -1,0 +1,129 @@
+"""`clinea judge` takes the course judge's command line to the letter, end
+to end through judge/c_linea with real player processes: `=` forms,
+argparse abbreviations, the last of a repeated option, `--q True`, the
+endless match stopped by Ctrl-C, the course's transcripts, and a human
+typing in the terminal."""
+import re
+import signal
+import subprocess
+import time
+
+import pytest
+
+from judge_helpers import C_LINEA, bot, records, run_judge
+
+RANDOM = bot("random_bot.py")
+
+
+def test_equals_and_abbreviations_as_the_courses_argparse_reads_them(tmp_path):
+    done = run_judge([f"--blue_player={RANDOM[0]}", "--red", *RANDOM, "--iter", "3", "--col", "5", "--ro", "4",
+                      "--c", "3", "--fir", "azul", "--q", "True", "--results", str(tmp_path / "r.jsonl")],
+                     cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    games = records(tmp_path / "r.jsonl")
+    assert len(games) == 3
+    for game in games:  # both seats were programs: nobody forfeited as a human would
+        assert game["forfeit"] is None and game["players"] == ["azul", "rojo"]
+        assert (game["columns"], game["rows"], game["c"]) == (5, 4, 3)
+    assert done.stderr == ""  # --q True: no progress
+
+
+def test_an_option_given_twice_keeps_the_last(tmp_path):
+    done = run_judge(["--blue_player", "/no/such/program", "--red_player", *RANDOM, "--blue_player", *RANDOM,
+                      "--iterations", "5", "--iterations", "2", "--rows", "9", "--rows", "3", "--quiet",
+                      "--results", str(tmp_path / "r.jsonl")], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    games = records(tmp_path / "r.jsonl")
+    assert len(games) == 2 and all(game["rows"] == 3 and game["forfeit"] is None for game in games)
+
+
+@pytest.mark.parametrize("word,candidates", [("--r", "--red_player, --results, --resume, --rows"),
+                                              ("--g", "--game-time, --games, --grace")])
+def test_an_ambiguous_abbreviation_names_its_candidates(word, candidates):
+    done = run_judge(["--blue_player", *RANDOM, word, "1"])
+    assert done.returncode == 2
+    assert done.stderr.splitlines()[-1].endswith(f"ambiguous option {word}: could be {candidates}")
+
+
+def test_without_iterations_it_plays_until_ctrl_c_then_prints_the_tally(tmp_path):
+    results = tmp_path / "r.jsonl"
+    judge = subprocess.Popen([C_LINEA, "--blue_player", *RANDOM, "--red_player", *RANDOM, "--q", "true",
+                              "--results", str(results)], cwd=tmp_path, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (results.exists() and results.read_text().count("\n") > 20):
+        time.sleep(0.05)
+    judge.send_signal(signal.SIGINT)
+    out, err = judge.communicate(timeout=30)
+    assert judge.returncode == 130
+    played = len(records(results))
+    assert played >= 20  # the file held more than 20 lines, one of them the run header
+    tallied = int(out.split(" games\n")[0])
+    # a game ending as Ctrl-C arrives may be on file and not yet tallied; never the reverse
+    assert tallied in (played, played - 1) and "azul: +" in out
+    assert "Traceback" not in err
+
+
+def test_the_course_transcripts_are_written_in_its_words(tmp_path):
+    done = run_judge(["--blue_player", *RANDOM, "--red_player", *RANDOM, "--iterations", "2", "--columns", "4",
+                      "--rows", "3", "--c", "3", "--p", "6", "--first", "rojo", "--quiet",
+                      "--results", str(tmp_path / "r.jsonl")], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    games = records(tmp_path / "r.jsonl")
+    for colour, other in (("azul", "rojo"), ("rojo", "azul")):
+        text = (tmp_path / "log" / f"player_communicator_{colour}.log").read_text()
+        blocks = text.split("/*************** Nueva partida *****************/")[1:]
+        assert len(blocks) == 2
+        for block, game in zip(blocks, games):
+            assert (f"columnas: 4\nfilas: 3\nc: 3\np: 6\ncolor: {colour}\ncolor del oponente: {other}\n"
+                     f"vas primero: {colour == 'rojo'}\n") in block
+            sent = re.findall(r"^envio <type '(\w+)'>: (.*)$", block, re.M)
+            received = re.findall(r"^recibo <type 'str'>: (.*)$", block, re.M)
+            assert sent[:3] == [("str", f"{colour} {other}"), ("str", "4 3 3 6"), ("str", "vos" if colour == "rojo" else "el")]
+            mine = game["moves"][0 if colour == "rojo" else 1::2]
+            theirs = game["moves"][1 if colour == "rojo" else 0::2]
+            assert [int(m) for m in received if m != "listo"] == mine
+            columns_sent = [int(value) for kind, value in sent if kind == "int"]
+            assert columns_sent == theirs[:len(columns_sent)] and len(theirs) - len(columns_sent) in (0, 1)
+        assert text.rstrip().endswith("envio <type 'str'>: salir\nrecibo <type 'str'>: listo")
+
+
+# --------------------------------------------------------------- a human
+
+def human_game(tmp_path, typed, extra=()):
+    """rojo is a human typing `typed`; azul plays the leftmost free column."""
+    return run_judge(["--blue_player", *bot("first_legal.py"), "--first", "rojo", "--columns", "4", "--rows", "3",
+                      "--c", "3", "--p", "6", "--results", str(tmp_path / "r.jsonl"), *extra], input=typed,
+                     cwd=tmp_path)
+
+
+def test_a_human_gets_a_message_for_each_kind_of_bad_input(tmp_path):
+    # azul always answers in the leftmost free column; rojo fills column 0 first
+    typed = "9\n-1\nx\n3.5\n\n0\n0\n0\n3\n3\n3\n"
+    done = human_game(tmp_path, typed, ["--iterations", "1"])
+    assert done.returncode == 0, done.stderr
+    out = done.stdout
+    for message in ("column 9 is out of range: type a column, 0..3",
+                    "column -1 is out of range: type a column, 0..3",
+                    "'x' is not a column number: type a column, 0..3",
+                    "'3.5' is not a column number: type a column, 0..3",
+                    "empty line: type a column, 0..3",
+                    "column 0 is full: play one of [1, 2, 3]"):
+        assert out.count(message) == 1, message
+    (game,) = records(tmp_path / "r.jsonl")
+    assert game["moves"][:4] == [0, 0, 0, 1]  # rojo 0, azul 0, rojo 0, azul 1 (0 is full)
+    # every move announced, the board drawn once at the start and once per move: the last is the final board
+    assert out.count(" plays ") == len(game["moves"])
+    assert out.count("0 1 2 3\n") == len(game["moves"]) + 1
+    assert re.search(r"rojo \(rojo\): (you won|you lost|a draw)", out)
+    assert "game 0: " in out
+
+
+def test_ctrl_d_ends_the_match_cleanly_with_the_tally(tmp_path):
+    done = human_game(tmp_path, "1\n")
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.splitlines() == ["stopped: rojo (rojo) closed the input"]
+    assert "\n0 games\n" in done.stdout  # the tally of the finished games: none
+    assert "None" not in done.stdout and "garbage" not in done.stdout
+    assert records(tmp_path / "r.jsonl") == []
+

@@ -21,7 +21,7 @@ from typing import Optional, Sequence
 from clinea.core import MAX_SIDE, MAX_TOKENS
 from clinea import protocol
 from clinea.judge.abbreviations import AmbiguousOption, resolve, spell_out
-from clinea.judge.player_process import kill_all
+from clinea.judge.player_process import end_all_games, kill_all
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock
 from clinea.judge.report import Standings, summary
@@ -397,6 +397,20 @@ def run(argv: list[str]) -> int:
                 runner.stop.set()
 
     interrupted = threading.Event()
+
+    def interrupt(signum=None, frame=None) -> None:
+        """Ctrl-C: no game starts any more and the players die, so the games
+        in flight end at once (and count for nothing). Done as a flag, not as
+        an exception, so that it never falls between writing a game to the
+        results file and adding it to the tally; the kill runs in a thread of
+        its own, as the handler may interrupt code holding the players' lock."""
+        interrupted.set()
+        runner.stop.set()
+        threading.Thread(target=end_all_games, daemon=True).start()
+
+    # a human's input() only ends by an exception: with humans, Ctrl-C stays one
+    as_flag = not humans and threading.current_thread() is threading.main_thread()
+    previous = signal.signal(signal.SIGINT, interrupt) if as_flag else None
     why = None
     try:
         if sprt is not None:
@@ -404,12 +418,13 @@ def run(argv: list[str]) -> int:
         if decision is None:
             runner.run(specs, on_record)
     except KeyboardInterrupt:
-        interrupted.set()
-        runner.stop.set()
+        interrupt()
         kill_all()
     except MatchStopped as stop:
         why = f"stopped: {stop}"
     finally:
+        if as_flag:
+            signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
         if log is not None:

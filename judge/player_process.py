@@ -93,6 +93,16 @@ def kill_all() -> None:
     RUN.stop_watchdog()
 
 
+def end_all_games() -> None:
+    """Kills every player process and their descendants but leaves the pipes
+    to the seats using them: each game in flight then ends at once (end of
+    output), and its seat cleans up as after any crash. Ctrl-C's way."""
+    with RUN.lock:
+        live = list(RUN.live)
+    for proc in live:
+        reaper.kill_all(proc.pid, proc.seat_mark, spare=(proc.pid,))
+
+
 def _die_with_the_judge(parent: int) -> None:
     """preexec_fn of a player: SIGKILL when the judge dies; and if it died
     already, in the instant before, do not start at all."""

@@ -9,7 +9,7 @@ import uuid
 
 import pytest
 
-from clinea.judge.cli import main
+from clinea.judge.cli import EXIT_FORFEIT, main
 from judge_helpers import C_LINEA, bot, records, replay_transcript, tagged_processes, transcript
 
 TIMED = ["--time-per-move", "0.3"]
@@ -47,9 +47,11 @@ def judge(tmp_path, monkeypatch, capsys, offender, extra, games=2, seen=2):
     tag = uuid.uuid4().hex
     monkeypatch.setenv("HOSTILE_TAG", tag)
     results, log_dir = tmp_path / "r.jsonl", tmp_path / "log"
-    assert main(["--blue_player", *offender, "--red_player", *bot("random_bot.py"), "--first", "azul",
-                 "--iterations", str(games), "--seed", "3", "--quiet", "--results", str(results),
-                 "--log-dir", str(log_dir), *extra]) == 0
+    status = main(["--blue_player", *offender, "--red_player", *bot("random_bot.py"), "--first", "azul",
+                   "--iterations", str(games), "--seed", "3", "--quiet", "--results", str(results),
+                   "--log-dir", str(log_dir), *extra])
+    # as the course judge's, the run fails when a game had a bad move
+    assert status == (EXIT_FORFEIT if any(game["forfeit"] for game in records(results)) else 0)
     assert tagged_processes(tag) == [], "a process the judge started outlived the run"
     honest = transcript(log_dir, "rojo")
     assert replay_transcript(honest, 7, 6, 4, 21) == seen

@@ -37,7 +37,7 @@ def test_an_option_given_twice_keeps_the_last(tmp_path):
     assert len(games) == 2 and all(game["rows"] == 3 and game["forfeit"] is None for game in games)
 
 
-@pytest.mark.parametrize("word,candidates", [("--r", "--red_player, --results, --resume, --rows"),
+@pytest.mark.parametrize("word,candidates", [("--r", "--ray, --red_player, --results, --resume, --rows"),
                                               ("--g", "--game-time, --games, --grace")])
 def test_an_ambiguous_abbreviation_names_its_candidates(word, candidates):
     done = run_judge(["--blue_player", *RANDOM, word, "1"])

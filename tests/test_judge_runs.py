@@ -7,6 +7,8 @@ import time
 
 import pytest
 
+from clinea.judge.cli import EXIT_FORFEIT
+
 from judge_helpers import C_LINEA, bot, records, run_judge
 
 RANDOM = bot("random_bot.py")
@@ -104,7 +106,7 @@ def test_an_sprt_decided_with_games_in_flight_stays_decided(tmp_path):
     done = run_judge(["--player", f"good={RANDOM[0]}", "--player", f"bad={bot('misbehave.py', 'negative')[0]}",
                       "--iterations", "200", "--sprt", "0", "100", "0.05", "0.05", "--concurrency", "2",
                       "--results", str(path), "--quiet"])
-    assert done.returncode == 0, done.stderr
+    assert done.returncode == EXIT_FORFEIT, done.stderr  # the bad bot forfeits: a bad move fails the run
     played = len(records(path))
     sprt = [line for line in done.stdout.splitlines() if line.startswith("SPRT")]
     assert len(sprt) == 1 and "H1 accepted after" in sprt[0], done.stdout

@@ -34,7 +34,13 @@ run: install
 		--player random=players/random --iterations 100 --columns 7 --rows 6 --c 4 --p 21 \
 		--concurrency 2 --seed 1
 
-test: install
+# The suite plays real games through the optional integrations, so the test
+# set-up installs their extras too (make and make run stay without them).
+$(VENV)/.extras: $(VENV)/.installed
+	$(PIP) install --no-build-isolation -e ".[test,kaggle,openspiel]"
+	touch $@
+
+test: install $(VENV)/.extras
 	$(PY) -m pytest -q
 
 bench: install

@@ -534,13 +534,14 @@ def _rebuild(columns, rows, c, p, moves):
 
 
 def parse_moves(text: str, columns: int) -> list[int]:
-    """1-based move text to 0-based columns. Digits when there are no
-    separators, else comma/space separated numbers. Raises ValueError naming
-    the offending position."""
+    """1-based move text to 0-based columns: comma/space separated numbers,
+    or digits without separators on boards of up to 9 columns (on wider
+    ones a lone number is one move: "10" is column 10, as `to_string`
+    writes a one-move game). Raises ValueError naming the offending position."""
     text = text.strip()
     if not text:
         return []
-    if "," in text or " " in text:
+    if columns > 9 or "," in text or " " in text:
         tokens = [t for t in text.replace(",", " ").split()]
     else:
         tokens = list(text)

@@ -36,7 +36,9 @@ run: install
 
 # The suite plays real games through the optional integrations, so the test
 # set-up installs their extras too (make and make run stay without them).
-$(VENV)/.extras: $(VENV)/.installed
+# Only a change of the declared dependencies re-runs it: resolving
+# kaggle-environments' tree takes minutes, rebuilding the core does not need it.
+$(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	$(PIP) install --no-build-isolation -e ".[test,kaggle,openspiel]"
 	touch $@
 

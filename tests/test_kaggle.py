@@ -180,3 +180,18 @@ def test_the_kaggle_player_names_a_bad_agent_in_one_line():
     assert result.returncode == 2
     assert result.stderr.splitlines()[-1].endswith("agent 'nothing' is neither one of Kaggle's (negamax, random) "
                                                    "nor a .py file")
+
+
+def test_without_the_extra_kaggles_agents_say_how_to_install_it(tmp_path):
+    """Kaggle's own agents need kaggle-environments (hidden from this
+    interpreter here); a file agent does not."""
+    code = ("import sys; sys.modules['kaggle_environments'] = None\n"
+            "from clinea.players.registry import main\n"
+            "sys.exit(main(['kaggle', sys.argv[1]]))")
+    missing = subprocess.run([sys.executable, "-c", code, "negamax"], capture_output=True, text=True, timeout=60)
+    assert missing.returncode == 2
+    assert missing.stderr.splitlines()[-1].endswith("pip install 'clinea[kaggle]'")
+    agent = str(REPO / "tests" / "bots" / "kaggle_agent.py")
+    plays = subprocess.run([sys.executable, "-c", code, agent], input="azul rojo\n5 4 3 10\nvos\n",
+                           capture_output=True, text=True, timeout=60)
+    assert plays.returncode == 0 and plays.stdout == "0\n"

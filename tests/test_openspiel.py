@@ -99,3 +99,14 @@ def test_mcts_under_the_judge_on_a_non_standard_board_and_7x6(tmp_path):
         assert len(records) == games and all(r["forfeit"] is None for r in records)
         if size[0] == "7":  # perfect from the first move on 7x6: strong wins the game it opens
             assert any(r["players"][0] == "strong" and r["winner"] == "strong" for r in records)
+
+
+def test_without_the_extra_the_player_says_how_to_install_it():
+    """The base install has no pyspiel: the player refuses in one line
+    naming the extra (pyspiel is hidden from this interpreter here)."""
+    code = ("import sys; sys.modules['pyspiel'] = None\n"
+            "from clinea.players.registry import main\n"
+            "sys.exit(main(['openspiel_mcts']))")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert result.returncode == 2
+    assert result.stderr.splitlines()[-1].endswith("pip install 'clinea[openspiel]'")

@@ -18,10 +18,11 @@ $(VENV)/bin/activate:
 
 # Compiled in place (core/*.so) and installed editable: the clinea command and
 # the clinea-NAME players land in .venv/bin, and the players/NAME launchers
-# are linked for every built-in player.
+# are linked for every built-in player. The ray extra comes along: the tests
+# run the Ray backends on a real local Ray.
 $(VENV)/.installed: $(VENV)/bin/activate $(BUILD_INPUTS)
 	$(PIP) install $(BUILD_TOOLS)
-	$(PIP) install --no-build-isolation -e ".[test]"
+	$(PIP) install --no-build-isolation -e ".[test,ray]"
 	touch $@
 
 install: $(VENV)/.installed
@@ -39,7 +40,7 @@ run: install
 # Only a change of the declared dependencies re-runs it: resolving
 # kaggle-environments' tree takes minutes, rebuilding the core does not need it.
 $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
-	$(PIP) install --no-build-isolation -e ".[test,kaggle,openspiel]"
+	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel]"
 	touch $@
 
 test: install $(VENV)/.extras
@@ -50,6 +51,7 @@ bench: install
 	$(PY) benchmarks/players.py
 	$(PY) benchmarks/training.py
 	$(PY) benchmarks/judge.py
+	$(PY) benchmarks/distributed.py
 	$(PY) benchmarks/solver.py
 
 # The solver alone; AGAINST="CMD" also times another solver on the same

@@ -6,6 +6,7 @@ PNG of the value along the games."""
 from __future__ import annotations
 
 import argparse
+import itertools
 import json
 import os
 import sys
@@ -57,18 +58,20 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def games_from(args: argparse.Namespace) -> Iterator[dict]:
-    """Judge records to analyse: those of a results file, or one made of
-    the move string. Only the fields analysis needs are read, so records
-    with more fields (or a newer judge's) are fine."""
+    """Judge records to analyse, as dicts: those of a results file (read
+    and checked by the judge's own reader, which ignores fields it does not
+    know), or one made of the move string."""
     if os.path.isfile(args.games):
-        for index, record in enumerate(read_records(args.games)):
+        records = read_records(args.games)
+        for index in itertools.count():
             try:
-                size = tuple(int(record[key]) for key in ("columns", "rows", "c", "p"))
-                moves = [int(move) for move in record["moves"]]
-            except (KeyError, TypeError, ValueError) as error:
-                raise AnalyzeError(f"{args.games}: game {index + 1}: not a judge record ({error!r} missing or bad)")
-            yield {**record, "size": size, "moves": moves, "id": record.get("id", str(index + 1))}
-        return
+                record = next(records).to_json()
+            except StopIteration:
+                return
+            except ValueError as error:  # the judge's own check of every field
+                raise AnalyzeError(f"{args.games}: game {index + 1}: not a judge record: {error}") from None
+            size = tuple(record[key] for key in ("columns", "rows", "c", "p"))
+            yield {**record, "size": size, "moves": list(record["moves"])}
     try:
         board = position(Board(args.columns, args.rows, args.c, args.p), args.games)
     except ValueError as error:

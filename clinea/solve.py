@@ -10,7 +10,8 @@ from clinea.core.solver import DEFAULT_TT_LOG2, Solver
 EPILOG = """input: one position per line, the moves from the empty board, 1-based:
 digits ("4453") or, on boards wider than 9 columns, numbers joined by commas
 ("10,3,4"). Everything after the first blank on a line is ignored (such as
-the score column of the test files); blank lines are skipped.
+the score column of the test files); an empty line is the empty board. A
+comma with no number on one side (",,", "1,,2", "1,2,") is an invalid line.
 
 output: "<moves> <score>", the score for the side to move: 0 draw,
 (S + 1 - k) when it wins with its k-th stone, -(S + 1 - k) when it loses to
@@ -92,8 +93,6 @@ def main(argv: list[str] | None = None) -> int:
     invalid = 0
     for lineno, line in enumerate(sys.stdin, 1):
         text = move_text(line)
-        if not text:
-            continue
         try:
             board = position(empty, text)
         except ValueError as error:

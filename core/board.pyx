@@ -349,7 +349,7 @@ cdef class Board:
         """Columns played so far, 0-based, in order."""
         return [self.history[i] for i in range(self.moves_played)]
 
-    def copy(self) -> "Board":
+    def copy(self) -> Board:
         cdef Board other = Board.__new__(Board, self.g.columns, self.g.rows, self.g.c, self.g.p)
         cdef int ncells = self.g.columns * self.g.rows
         other.bits = self.bits
@@ -381,7 +381,7 @@ cdef class Board:
 
     # ------------------------------------------------------ move sequences
 
-    def play_moves(self, moves) -> "Board":
+    def play_moves(self, moves) -> Board:
         """Plays 0-based columns in order; on an illegal one, raises naming its
         position and leaves the board as it was before the call."""
         start = self.moves_played
@@ -395,12 +395,12 @@ cdef class Board:
         return self
 
     @classmethod
-    def from_moves(cls, moves, columns=7, rows=6, c=4, p=None) -> "Board":
+    def from_moves(cls, moves, columns=7, rows=6, c=4, p=None) -> Board:
         """A board after the 0-based `moves`."""
         return cls(columns, rows, c, p).play_moves(moves)
 
     @classmethod
-    def from_string(cls, text: str, columns=7, rows=6, c=4, p=None) -> "Board":
+    def from_string(cls, text: str, columns=7, rows=6, c=4, p=None) -> Board:
         """A board after the 1-based moves in `text`: digits ("4453", the
         notation of the standard test files) or, for boards wider than 9
         columns, numbers separated by commas or spaces ("10,3,4")."""
@@ -534,21 +534,28 @@ def _rebuild(columns, rows, c, p, moves):
 
 
 def parse_moves(text: str, columns: int) -> list[int]:
-    """1-based move text to 0-based columns: comma/space separated numbers,
-    or digits without separators on boards of up to 9 columns (on wider
-    ones a lone number is one move: "10" is column 10, as `to_string`
-    writes a one-move game). Raises ValueError naming the offending position."""
+    """1-based move text to 0-based columns: numbers separated by commas or
+    blanks, or digits without separators on boards of up to 9 columns (on
+    wider ones a lone number is one move: "10" is column 10, as `to_string`
+    writes a one-move game); an empty number (`1,,2`, `1,2,`, `,`) is an
+    error, not skipped. Raises ValueError naming the offending position."""
     text = text.strip()
     if not text:
         return []
-    if columns > 9 or "," in text or " " in text:
-        tokens = [t for t in text.replace(",", " ").split()]
+    if "," in text:
+        tokens = [t.strip() for t in text.split(",")]
+    elif " " in text or columns > 9:
+        tokens = text.split()
     else:
         tokens = list(text)
     moves = []
     for index, token in enumerate(tokens):
-        if not token.isdigit():
-            raise ValueError(f"move {index + 1}: {token!r} is not a column number")
+        if not token:
+            raise ValueError(f"move {index + 1}: empty (a comma with no column number before or after it)")
+        if not (token.isascii() and token.isdigit()):
+            raise ValueError(f"move {index + 1}: {token[:20]!r} is not a column number")
+        if len(token) > len(str(columns)):
+            raise ValueError(f"move {index + 1}: column {token[:20]}... is out of range: allowed 1..{columns}")
         col = int(token)
         if not 1 <= col <= columns:
             raise ValueError(f"move {index + 1}: column {col} is out of range: allowed 1..{columns}")

@@ -17,14 +17,16 @@ import threading
 from typing import Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS
-from clinea.judge.process import kill_all
-from clinea.judge.referee import Clock, GameResult
-from clinea.judge.report import summary
-from clinea.judge.results import ResultLog
-from clinea.judge.stats import Sprt
-from clinea.judge.tournament import (GameSpec, Player, Runner, course_schedule, record,
-                                     sprt_stop, tournament_schedule)
+from clinea.judge.player_process import kill_all
+from clinea.judge.referee import Clock
+from clinea import protocol
+from clinea.judge.report import Standings, summary
+from clinea.judge.results import ResultLog, ResultsError, check_writable, read_header
+from clinea.judge.stats import Sprt, SprtDecision, sprt_decision
+from clinea.judge.record import GameRecord
+from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
+from clinea.ray_cluster import LOCAL
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
@@ -35,6 +37,8 @@ EPILOG = """examples:
   clinea judge --player a=players/random --player b="python3 bot.py --seed 2" \\
                --player c=players/random --iterations 20 --concurrency 2 --results run.jsonl
   clinea judge --resume run.jsonl          (continues a killed run, repeating no game)
+  clinea judge --player a=players/greedy --player b=players/strong --iterations 100 --ray
+                                           (on a local Ray; --ray HOST:PORT joins a cluster)
 A missing --blue_player or --red_player is a human typing columns for that colour."""
 
 
@@ -83,7 +87,13 @@ def build_parser() -> argparse.ArgumentParser:
                       help="start from K random plies, each opening played twice with the sides swapped "
                            "(programs get them as 'vos|el PLY...', a clinea extension of the protocol)")
     more.add_argument("--seed", type=int, help="seed of openings and first players (default: random, logged)")
-    more.add_argument("--concurrency", type=int, default=1, metavar="N", help="games played at once (default 1)")
+    more.add_argument("--concurrency", type=int, metavar="N",
+                      help="games played at once (default 1; with --ray, the cluster's CPUs)")
+    more.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
+                      help="play the games on Ray (pip install 'clinea[ray]'): a new local Ray without "
+                           "ADDRESS, else the cluster there (auto, HOST:PORT). Player programs must exist "
+                           "at the same path, relative to this directory, on every node (or the job ships "
+                           "it: ray job submit --working-dir .); every node tries them before the first game")
     more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines)")
     more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE")
     more.add_argument("--log-dir", metavar="DIR", help="keep a transcript per player in DIR")
@@ -108,7 +118,10 @@ def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tupl
                 j += 1
             words = list(argv[i + 1:j])
             if len(words) == 1 and any(ch.isspace() for ch in words[0]):
-                words = split_quoted(word, words[0])
+                try:
+                    words = split_quoted(word, words[0])
+                except ValueError as error:  # shlex: "No closing quotation"
+                    parser.error(f"{word} {protocol.quote(words[0])}: {str(error).lower()} (an unbalanced quote?)")
             programs.setdefault(word, []).append(words)
             i = j
         else:
@@ -181,7 +194,7 @@ def check_ranges(parser, args) -> None:
     for option, value in (("--iterations", args.games), ("--openings", args.openings)):
         if value < 0:
             parser.error(f"{option} {value} is out of range: allowed 0 or more")
-    if args.concurrency < 1:
+    if args.concurrency is not None and args.concurrency < 1:
         parser.error(f"--concurrency {args.concurrency} is out of range: allowed 1 or more")
     for option, value in (("--time-per-move", args.time_per_move), ("--game-time", args.game_time),
                           ("--increment", args.increment), ("--grace", args.grace)):
@@ -199,38 +212,77 @@ def parse(argv: Sequence[str], resumed: bool = False):
     parser = build_parser()
     rest, programs = split_programs(argv, parser)
     args = parser.parse_args(rest)
-    if args.resume and not resumed:
-        log_header = ResultLog.peek_header(args.resume)
-        if log_header is not None and not programs:
-            # the stored options are the run: same players, sizes, seed, schedule
-            return parse(log_header["argv"] + ["--resume", args.resume], resumed=True)
+    header = None
+    if args.resume and args.results:
+        parser.error("use either --resume FILE or --results FILE, not both")
+    path = args.resume or args.results
+    if path:
+        try:
+            check_writable(path)
+            header = read_header(path)
+        except ResultsError as error:
+            parser.error(f"{'--resume' if args.resume else '--results'} {error}")
+    if args.resume and header is None:
+        parser.error(f"--resume {args.resume}: missing or empty, there is no run to resume")
+    if args.resume and not resumed and not programs:
+        # the stored options are the run: same players, sizes, seed, schedule
+        # (options given now come after them: any that changes the run is refused below)
+        return parse(header["argv"] + list(argv), resumed=True)
     check_ranges(parser, args)
     players, course = build_players(parser, programs)
+    if args.ray is not None and (args.ui or any(p.command is None for p in players)):
+        parser.error("--ray plays programs only: give every player a program, without --ui")
     if args.sprt and len(players) != 2:
         parser.error(f"--sprt needs exactly 2 players, got {len(players)}")
+    if args.resume and any(player.command is None for player in players):
+        parser.error(f"--resume {args.resume}: the stored run has no player programs, nothing to resume")
+    stored = list(argv)
     if args.seed is None:
-        args.seed = random.randrange(2**31)
-    stored = [w for w in argv]
-    if "--seed" not in stored:
+        # continuing a file: its seed, so the schedule (and the game ids) are the same
+        stored_seed = header and settings_of(parse(header["argv"], resumed=True)[1:3]).get("seed")
+        args.seed = stored_seed if stored_seed is not None else random.randrange(2**31)
         stored += ["--seed", str(args.seed)]
+    if header is not None:
+        stored_settings = settings_of(parse(header["argv"], resumed=True)[1:3])
+        differences = [f"{name}: {stored_settings.get(name)!r} in the file, {value!r} now"
+                       for name, value in settings_of((args, players)).items() if stored_settings.get(name) != value]
+        if differences:
+            parser.error(f"{path} holds another run ({'; '.join(differences)}): "
+                         "give another --results file, or --resume it alone")
     return parser, args, players, course, strip_run_options(stored)
 
 
+def settings_of(parsed) -> dict:
+    """What makes a run that run: two runs with the same settings play the
+    same games under the same ids."""
+    args, players = parsed
+    return {"players": [(p.name, p.command) for p in players],
+            "board": [args.columns, args.rows, args.c, args.p],
+            "iterations": args.games, "first": args.first, "schedule": args.schedule,
+            "openings": args.openings, "seed": args.seed, "time-per-move": args.time_per_move,
+            "game-time": args.game_time, "increment": args.increment, "grace": args.grace, "sprt": args.sprt}
+
+
 def strip_run_options(argv: list[str]) -> list[str]:
-    """The argv that defines the run, without where it is logged."""
+    """The argv that defines the run, without where it is logged or played."""
     out = []
     skip = False
-    for word in argv:
+    for i, word in enumerate(argv):
         if skip:
             skip = False
             continue
-        if word in ("--resume", "--results"):
+        if word in ("--resume", "--results") or (word == "--ray" and ray_address_follows(argv, i)):
             skip = True
             continue
-        if word.startswith(("--resume=", "--results=")):
+        if word == "--ray" or word.startswith(("--resume=", "--results=", "--ray=")):
             continue
         out.append(word)
     return out
+
+
+def ray_address_follows(argv: Sequence[str], i: int) -> bool:
+    """Whether the word after `--ray` at argv[i] is its ADDRESS."""
+    return i + 1 < len(argv) and not argv[i + 1].startswith("-")
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
@@ -240,8 +292,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
         return run(argv)
-    except KeyboardInterrupt:
-        print("interrupted: finished games are in the results file", file=sys.stderr)
+    except KeyboardInterrupt:  # before any game began
+        print("interrupted before any game", file=sys.stderr)
         return 130
     finally:
         kill_all()
@@ -253,21 +305,30 @@ def run(argv: list[str]) -> int:
     names = [p.name for p in players]
     if course:
         specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings)
+        scheduled = args.games
     else:
         specs = tournament_schedule(names, args.schedule, args.games, args.seed, size, args.openings)
+        scheduled = args.games * len(pairings(names, args.schedule))
 
+    standings = Standings()
     path = args.resume or args.results
-    log = ResultLog(path) if path else None
-    records: list[dict] = []
-    if log is not None:
+    log = None
+    if path:
+        try:
+            log = ResultLog(path, standings.add)
+        except (ResultsError, OSError) as error:
+            parser.error(f"{'--resume' if args.resume else '--results'} {error}")
         if log.header is None:
             log.write_header({"argv": run_argv})
-        records = [r for r in log.records]
-        done = log.done()
-        specs = [spec for spec in specs if spec.id not in done]
+        specs = (spec for spec in specs if spec.id not in log.done)
 
     humans = any(p.command is None for p in players)
     sprt = Sprt(*args.sprt) if args.sprt else None
+    decision: Optional[SprtDecision] = None
+
+    def decide() -> Optional[SprtDecision]:
+        tally = standings.tally(names[0], names[1])
+        return sprt_decision(sprt, tally.wins, tally.losses, tally.draws)
 
     def clock_factory() -> Clock:
         return Clock(per_move=args.time_per_move or None, game=args.game_time,
@@ -284,34 +345,53 @@ def run(argv: list[str]) -> int:
         from clinea.judge.ui import HumanSeat
         return HumanSeat(name)
 
-    runner = Runner(players, size, clock_factory, 1 if humans else args.concurrency, args.log_dir,
-                    human_factory, on_move_factory)
-    total = len(specs) + len(records)
+    if args.ray is not None:
+        from clinea.judge.ray_backend import RayRunner
+        runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir)
+    else:
+        runner = Runner(players, size, clock_factory, 1 if humans else args.concurrency or 1, args.log_dir,
+                        human_factory, on_move_factory)
+    total = scheduled
     bar = None
     if total > 1 and not args.quiet and not args.ui and not humans:
         from tqdm import tqdm
-        bar = tqdm(total=total, initial=len(records), unit="game", file=sys.stderr, dynamic_ncols=True)
+        bar = tqdm(total=total, initial=standings.games, unit="game", file=sys.stderr, dynamic_ncols=True)
 
-    def on_result(spec: GameSpec, result: GameResult) -> None:
-        rec = record(spec, size, result)
-        records.append(rec)
+    def on_record(rec: GameRecord) -> None:
+        nonlocal decision
+        if interrupted.is_set():
+            return  # a game cut short by the kill of the interrupt is no result
+        standings.add(rec)
         if log is not None:
             log.append(rec)
         if bar is not None:
             bar.update(1)
         if args.ui or humans:
-            who = "draw" if rec["winner"] is None else f"{rec['winner']} wins"
-            print(f"game {spec.id}: {who} ({result.reason})", flush=True)
-        if sprt is not None and sprt_stop(sprt, names[0], records):
-            runner.stop.set()
+            who = "draw" if rec.winner is None else f"{rec.winner} wins"
+            print(f"game {rec.id}: {who} ({rec.reason})", flush=True)
+        if sprt is not None and decision is None:
+            decision = decide()
+            if decision is not None:
+                runner.stop.set()
 
+    interrupted = threading.Event()
     try:
-        if not (sprt is not None and sprt_stop(sprt, names[0], records)):
-            runner.run(specs, on_result)
+        if sprt is not None:
+            decision = decide()
+        if decision is None:
+            runner.run(specs, on_record)
+    except KeyboardInterrupt:
+        interrupted.set()
+        runner.stop.set()
+        kill_all()
     finally:
         if bar is not None:
             bar.close()
         if log is not None:
             log.close()
-    print(summary(records, names, None if course else args.games, sprt))
+    print(summary(standings, names, None if course else args.games, sprt, decision))
+    if interrupted.is_set():
+        kept = f"they are in {path}" if path else "no --results file keeps them"
+        print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)
+        return 130
     return 0

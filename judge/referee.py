@@ -8,6 +8,7 @@ Board rules, so an illegal move never reaches the opponent.
 """
 from __future__ import annotations
 
+import enum
 import numbers
 import time
 from array import array
@@ -15,15 +16,23 @@ from dataclasses import dataclass, field
 from typing import Optional, Sequence
 
 from clinea.core import Board
+from clinea.protocol import COLOURS, DRAW as DRAWN, LOSS as LOST, WIN as WON
 from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
 from clinea.players.bot import Bot
 
-COLOURS = ("azul", "rojo")
-WON, LOST, DRAWN = "ganaste", "perdiste", "empataron"
 
-# The reasons a game ends; a forfeit reason may carry details after a colon.
-CONNECT, DRAW = "connect", "draw"
-ILLEGAL, CRASH, TIMEOUT, GARBAGE = "illegal move", "crash", "timeout", "garbage"
+class End(enum.StrEnum):
+    """How a game ended: by the rules (a connection, a draw) or by one kind
+    of forfeit. The value is the word the results file and reports use."""
+    CONNECT = "connect"
+    DRAW = "draw"
+    ILLEGAL = "illegal move"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    GARBAGE = "garbage"
+
+
+CONNECT, DRAW, ILLEGAL, CRASH, TIMEOUT, GARBAGE = End
 FORFEITS = (ILLEGAL, CRASH, TIMEOUT, GARBAGE)
 
 
@@ -31,7 +40,7 @@ class Forfeit(Exception):
     """Raised by a seat when its player cannot go on: `kind` is one of
     FORFEITS, the message says what happened."""
 
-    def __init__(self, kind: str, detail: str = ""):
+    def __init__(self, kind: End, detail: str = ""):
         super().__init__(f"{kind}: {detail}" if detail else kind)
         self.kind = kind
         self.detail = detail
@@ -42,22 +51,28 @@ class GameResult:
     """What a refereed game produced.
 
     `winner` is 0 (the player who moved first from the empty board), 1 or
-    None for a draw; `reason` is "connect", "draw" or a forfeit such as
-    "illegal move: column 9 out of range 0..6"; `moves` are 0-based columns
+    None for a draw; `end` says how it ended and `detail` what happened in a
+    forfeit ("column 9 out of range 0..6"); `moves` are 0-based columns
     including the opening; `times[i]` is the thinking time in seconds of
     `moves[len(opening) + i]`; `forfeit` is the offender's index or None.
     """
     winner: Optional[int]
-    reason: str
+    end: End
     moves: list[int]
     times: list[float]
     opening: int = 0
     forfeit: Optional[int] = None
+    detail: str = ""
 
     @property
-    def kind(self) -> str:
-        """The reason without its details ("illegal move", "crash", ...)."""
-        return self.reason.split(":", 1)[0]
+    def reason(self) -> str:
+        """The end in words, as the results file keeps it: "connect", "draw",
+        "illegal move: column 9 out of range 0..6"."""
+        return f"{self.end}: {self.detail}" if self.detail else str(self.end)
+
+    @classmethod
+    def forfeited(cls, side: int, error: Forfeit, moves: list[int], times: list[float], opening: int):
+        return cls(1 - side, error.kind, moves, times, opening, side, error.detail)
 
 
 @dataclass
@@ -169,7 +184,7 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         seats[side].forfeited()
         if opponent_started:
             seats[1 - side].tell(WON)
-        return GameResult(1 - side, str(error), board.moves(), times, len(opening), side)
+        return GameResult.forfeited(side, error, board.moves(), times, len(opening))
 
     for me in (0, 1):
         try:
@@ -250,5 +265,5 @@ def _play_in_core(bots: Sequence[Bot], board: Board, opening: Sequence[int]) -> 
     try:
         check_answer(board, column)
     except Forfeit as error:
-        return GameResult(1 - side, str(error), moves, spent, len(opening), side)
+        return GameResult.forfeited(side, error, moves, spent, len(opening))
     raise AssertionError(f"the in-C loop refused column {column}, which the referee accepts")

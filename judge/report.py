@@ -7,9 +7,10 @@ from __future__ import annotations
 import collections
 import math
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
+from typing import Iterable, Optional, Sequence
 
-from clinea.judge.stats import Estimate, Sprt, estimate
+from clinea.judge.record import GameRecord
+from clinea.judge.stats import Estimate, Sprt, SprtDecision, estimate
 
 
 @dataclass
@@ -34,35 +35,68 @@ class Tally:
 
 
 @dataclass
+class MoveTimes:
+    """Thinking times, streamed: count, sum and maximum."""
+    count: int = 0
+    total: float = 0.0
+    longest: float = 0.0
+
+    def add(self, seconds: float) -> None:
+        self.count += 1
+        self.total += seconds
+        self.longest = max(self.longest, seconds)
+
+
+@dataclass
 class PlayerStats:
     total: Tally = field(default_factory=Tally)
     by_colour: dict = field(default_factory=lambda: collections.defaultdict(Tally))
     by_order: dict = field(default_factory=lambda: collections.defaultdict(Tally))
     forfeits: collections.Counter = field(default_factory=collections.Counter)
-    times: list = field(default_factory=list)
+    # the full reason of the last forfeit of each kind: the summary says why
+    forfeit_reasons: dict = field(default_factory=dict)
+    times: MoveTimes = field(default_factory=MoveTimes)
     against: dict = field(default_factory=lambda: collections.defaultdict(Tally))
 
 
-def collect(records: Sequence[dict]) -> dict[str, PlayerStats]:
-    players: dict[str, PlayerStats] = collections.defaultdict(PlayerStats)
-    for rec in records:
-        names = rec["players"]
-        for index, name in enumerate(names):
-            stats = players[name]
-            if rec["winner"] is None:
+class Standings:
+    """The statistics of a run, added to game by game: memory does not grow
+    with the number of games."""
+
+    def __init__(self):
+        self.games = 0
+        self.players: dict[str, PlayerStats] = collections.defaultdict(PlayerStats)
+
+    def add(self, rec: GameRecord) -> None:
+        self.games += 1
+        for index, name in enumerate(rec.players):
+            stats = self.players[name]
+            if rec.winner is None:
                 outcome = "draws"
             else:
-                outcome = "wins" if rec["winner"] == name else "losses"
+                outcome = "wins" if rec.winner == name else "losses"
             stats.total.add(outcome)
-            stats.by_colour[rec["colours"][index]].add(outcome)
+            stats.by_colour[rec.colours[index]].add(outcome)
             stats.by_order["first" if index == 0 else "second"].add(outcome)
-            stats.against[names[1 - index]].add(outcome)
-            if rec["forfeit"] == name:
-                stats.forfeits[rec["reason"].split(":", 1)[0]] += 1
+            stats.against[rec.players[1 - index]].add(outcome)
+            if rec.forfeit == name:
+                stats.forfeits[rec.kind] += 1
+                stats.forfeit_reasons[rec.kind] = rec.reason
             # times[i] belongs to ply len(opening) + i; the first player owns the even plies
-            start = len(rec["opening"])
-            stats.times.extend(t for i, t in enumerate(rec["times"]) if (start + i) % 2 == index)
-    return players
+            start = len(rec.opening)
+            for i, seconds in enumerate(rec.times):
+                if (start + i) % 2 == index:
+                    stats.times.add(seconds)
+
+    def tally(self, player: str, opponent: str) -> Tally:
+        return self.players[player].against[opponent]
+
+
+def collect(records: Iterable[GameRecord]) -> Standings:
+    standings = Standings()
+    for rec in records:
+        standings.add(rec)
+    return standings
 
 
 def format_elo(est: Estimate) -> str:
@@ -77,18 +111,28 @@ def player_lines(name: str, stats: PlayerStats) -> list[str]:
     lines.append("  by colour: " + ", ".join(f"{c} {stats.by_colour[c]}" for c in sorted(stats.by_colour)))
     lines.append("  by order : " + ", ".join(f"{o} {stats.by_order[o]}" for o in ("first", "second") if o in stats.by_order))
     if stats.forfeits:
-        lines.append("  forfeits : " + ", ".join(f"{reason} {n}" for reason, n in stats.forfeits.most_common()))
-    if stats.times:
-        mean = sum(stats.times) / len(stats.times)
-        lines.append(f"  time/move: mean {1000 * mean:.1f} ms, max {1000 * max(stats.times):.1f} ms")
+        lines.append("  forfeits : " + ", ".join(f"{kind} {n}" for kind, n in stats.forfeits.most_common()))
+        for kind, _ in stats.forfeits.most_common():
+            lines.append(f"    last {kind}: {quote_reason(stats.forfeit_reasons[kind])}")
+    if stats.times.count:
+        mean = stats.times.total / stats.times.count
+        lines.append(f"  time/move: mean {1000 * mean:.1f} ms, max {1000 * stats.times.longest:.1f} ms")
     return lines
 
 
-def summary(records: Sequence[dict], names: Sequence[str], games_per_pairing: Optional[int] = None,
-            sprt: Optional[Sprt] = None) -> str:
-    """The text printed at the end of a run."""
-    players = collect(records)
-    lines = [f"{len(records)} games"]
+def quote_reason(reason: str, limit: int = 300) -> str:
+    """A forfeit's reason on one line of bounded length."""
+    flat = " ".join(reason.split())
+    return flat if len(flat) <= limit else flat[:limit] + "..."
+
+
+def summary(standings: Standings, names: Sequence[str], games_per_pairing: Optional[int] = None,
+            sprt: Optional[Sprt] = None, decision: Optional[SprtDecision] = None) -> str:
+    """The text printed at the end of a run. An SPRT `decision` stands as
+    taken: games that were still being played then count in the tallies,
+    and are reported apart, but do not undo it."""
+    players = standings.players
+    lines = [f"{standings.games} games"]
     for name in names:
         lines.extend(player_lines(name, players[name]))
     if len(names) == 2:
@@ -98,14 +142,22 @@ def summary(records: Sequence[dict], names: Sequence[str], games_per_pairing: Op
         if est:
             lines.append(f"{a} vs {b}: {tally}, {format_elo(est)}")
         if sprt is not None:
-            llr = sprt.llr(tally.wins, tally.losses, tally.draws)
-            verdict = sprt.verdict(tally.wins, tally.losses, tally.draws)
-            lines.append(f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
-                         f"LLR {llr:.3f} in [{sprt.lower:.3f}, {sprt.upper:.3f}] -> "
-                         + {"H1": "H1 accepted", "H0": "H0 accepted", None: "undecided"}[verdict])
+            lines.append(sprt_line(sprt, tally, decision, standings.games))
     else:
         lines.extend(cross_table(players, names, games_per_pairing))
     return "\n".join(lines)
+
+
+def sprt_line(sprt: Sprt, tally: Tally, decision: Optional[SprtDecision], games: int) -> str:
+    head = f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
+    bounds = f"in [{sprt.lower:.3f}, {sprt.upper:.3f}]"
+    if decision is None:
+        return head + f"LLR {sprt.llr(tally.wins, tally.losses, tally.draws):.3f} {bounds} -> undecided"
+    line = (head + f"LLR {decision.llr:.3f} {bounds} -> {decision.verdict} accepted after {decision.games} games "
+            f"(+{decision.wins} -{decision.losses} ={decision.draws})")
+    if games > decision.games:
+        line += f"; {games - decision.games} more game(s) were in flight then: in the tallies, not in the test"
+    return line
 
 
 def cross_table(players: dict[str, PlayerStats], names: Sequence[str], games: Optional[int]) -> list[str]:

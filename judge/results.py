@@ -1,62 +1,101 @@
-"""The game log: one JSON line per finished game, written and fsynced the
+"""The results file: one JSON line per finished game, written and fsynced the
 moment the game ends, so that killing the judge loses no finished game; the
 first line records the run (its options) so `--resume` can continue it
 without repeating a game.
+
+Reading is strict: a half-written last line (the judge was killed
+mid-write) is cut, anything else that is not a game record stops the run
+with the line number, so no record is ever dropped silently.
 """
 from __future__ import annotations
 
 import json
 import os
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
+
+from clinea.judge.record import GameRecord
+
+
+class ResultsError(ValueError):
+    """A results file that cannot be used: the message names it and why."""
+
+
+def check_writable(path: str) -> None:
+    """Refuses a path that is a directory or lies in a missing directory,
+    before any game is played."""
+    if os.path.isdir(path):
+        raise ResultsError(f"{path}: is a directory")
+    folder = os.path.dirname(path) or "."
+    if not os.path.isdir(folder):
+        raise ResultsError(f"{path}: no such directory {folder!r}")
+    exists = os.path.exists(path)
+    if (exists and not os.access(path, os.W_OK)) or (not exists and not os.access(folder, os.W_OK)):
+        raise ResultsError(f"{path}: not writable")
+
+
+def parse_header(line: bytes, path: str) -> dict:
+    try:
+        header = json.loads(line)
+    except ValueError:
+        raise ResultsError(f"{path}: line 1 is not JSON: {line[:80]!r}") from None
+    if not (isinstance(header, dict) and header.get("type") == "run" and isinstance(header.get("argv"), list)
+            and all(isinstance(word, str) for word in header["argv"])):
+        raise ResultsError(f"{path}: line 1 is not a run header "
+                           '({"type": "run", "argv": [...]}): ' + f"{line[:80]!r}")
+    return header
+
+
+def read_header(path: str) -> Optional[dict]:
+    """The run header of an existing, non-empty results file; None if the
+    file is missing or empty. ResultsError if its first line is not one."""
+    try:
+        with open(path, "rb") as file:
+            first = file.readline()
+    except FileNotFoundError:
+        return None
+    except OSError as error:
+        raise ResultsError(f"{path}: {error.strerror}") from None
+    if not first.strip():
+        return None
+    if not first.endswith(b"\n"):
+        raise ResultsError(f"{path}: line 1 is cut short: the run was killed before it started?")
+    return parse_header(first, path)
 
 
 class ResultLog:
-    """Appends game records to `path`. Opening an existing file for resume
-    first cuts a half-written last line (the judge was killed mid-write)."""
+    """Appends game records to `path`. An existing file is checked whole
+    first, each game handed to `on_game` (the statistics), and a
+    half-written last line cut; only the ids of its games are kept."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, on_game: Callable[[GameRecord], None] = lambda record: None):
         self.path = path
-        self.records: list[dict] = []
         self.header: Optional[dict] = None
+        self.done: set[str] = set()
+        check_writable(path)
         if os.path.exists(path):
-            self._load()
+            self._load(on_game)
         self.file = open(path, "a", encoding="utf-8")
 
-    def _load(self) -> None:
+    def _load(self, on_game: Callable[[GameRecord], None]) -> None:
         good = 0
         with open(self.path, "rb") as file:
-            for raw in file:
+            for number, raw in enumerate(file, 1):
                 if not raw.endswith(b"\n"):
-                    break
-                try:
-                    record = json.loads(raw)
-                except ValueError:
-                    break
-                good += len(raw)
-                if record.get("type") == "run":
-                    self.header = record
+                    break  # the one line a killed judge can leave: cut below
+                if number == 1:
+                    self.header = parse_header(raw, self.path)
                 else:
-                    self.records.append(record)
+                    try:
+                        record = GameRecord.from_json(json.loads(raw))
+                    except ValueError as error:
+                        raise ResultsError(f"{self.path}: line {number} is not a game record ({error}): "
+                                           f"{raw[:80]!r}; the file is left as it is") from None
+                    self.done.add(record.id)
+                    on_game(record)
+                good += len(raw)
         if good != os.path.getsize(self.path):
             with open(self.path, "r+b") as file:
                 file.truncate(good)
-
-    @staticmethod
-    def peek_header(path: str) -> Optional[dict]:
-        """The run record of an existing log, or None."""
-        try:
-            with open(path, encoding="utf-8") as file:
-                first = file.readline()
-        except FileNotFoundError:
-            return None
-        if not first.endswith("\n"):
-            return None
-        record = json.loads(first)
-        return record if record.get("type") == "run" else None
-
-    def done(self) -> set:
-        """The ids of the games already in the log."""
-        return {record["id"] for record in self.records}
 
     def _write(self, record: dict) -> None:
         self.file.write(json.dumps(record, separators=(",", ":")) + "\n")
@@ -67,19 +106,16 @@ class ResultLog:
         self.header = {"type": "run", **run}
         self._write(self.header)
 
-    def append(self, record: dict) -> None:
-        self.records.append(record)
-        self._write(record)
+    def append(self, record: GameRecord) -> None:
+        self._write(record.to_json())
 
     def close(self) -> None:
         self.file.close()
 
 
-def read_records(path: str) -> Iterator[dict]:
-    """The game records of a log (the run header left out)."""
+def read_records(path: str) -> Iterator[GameRecord]:
+    """The game records of a results file (the run header left out)."""
     with open(path, encoding="utf-8") as file:
-        for line in file:
-            if line.endswith("\n"):
-                record = json.loads(line)
-                if record.get("type") != "run":
-                    yield record
+        for number, line in enumerate(file, 1):
+            if number > 1 and line.endswith("\n"):
+                yield GameRecord.from_json(json.loads(line))

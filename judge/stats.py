@@ -121,3 +121,25 @@ class Sprt:
         if value <= self.lower:
             return "H0"
         return None
+
+
+@dataclass(frozen=True)
+class SprtDecision:
+    """The test's verdict ("H0" or "H1") and the games it was taken on."""
+    verdict: str
+    wins: int
+    losses: int
+    draws: int
+    llr: float
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.losses + self.draws
+
+
+def sprt_decision(sprt: Sprt, wins: int, losses: int, draws: int) -> Optional[SprtDecision]:
+    """The decision on these games, or None to keep playing."""
+    verdict = sprt.verdict(wins, losses, draws)
+    if verdict is None:
+        return None
+    return SprtDecision(verdict, wins, losses, draws, sprt.llr(wins, losses, draws))

@@ -9,16 +9,15 @@ logged.
 from __future__ import annotations
 
 import os
-import queue
 import random
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from clinea.core import Board
-from clinea.judge.process import ProcessSeat
+from clinea.judge.process_seat import ProcessSeat
+from clinea.judge.record import GameRecord
 from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
-from clinea.judge.stats import Sprt
 
 
 @dataclass
@@ -50,12 +49,12 @@ def random_opening(rng: random.Random, size: tuple[int, int, int, int], plies: i
 
 
 def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed: int,
-                    size: tuple[int, int, int, int], openings: int = 0) -> list[GameSpec]:
+                    size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
-    openings, games go in pairs from the same opening with the first move swapped."""
+    openings, games go in pairs from the same opening with the first move swapped.
+    Made as they are played: a million games cost no memory up front."""
     rng = random.Random(seed)
-    specs = []
     opening: list[int] = []
     for k in range(games):
         if openings:
@@ -66,8 +65,7 @@ def course_schedule(blue: str, red: str, games: int, first: Optional[str], seed:
             blue_first = rng.random() < 0.5 if first is None else first == "azul"
         names = (blue, red) if blue_first else (red, blue)
         colours = ("azul", "rojo") if blue_first else ("rojo", "azul")
-        specs.append(GameSpec(f"{k}", names[0], names[1], colours, list(opening)))
-    return specs
+        yield GameSpec(f"{k}", names[0], names[1], colours, list(opening))
 
 
 def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
@@ -78,12 +76,11 @@ def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
 
 
 def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
-                        size: tuple[int, int, int, int], openings: int = 0) -> list[GameSpec]:
+                        size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
     """Every pairing plays `games` games: game k has player A first when k is
     even, and A azul when k // 2 is even, so each four games cover every
     colour and move order; with openings, games 2j and 2j+1 share one."""
     rng = random.Random(seed)
-    specs = []
     for a, b in pairings(names, kind):
         opening: list[int] = []
         for k in range(games):
@@ -93,27 +90,27 @@ def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
             a_colour = COLOURS[(k // 2) % 2]
             b_colour = COLOURS[1 - (k // 2) % 2]
             if a_first:
-                spec = GameSpec(f"{a}|{b}|{k}", a, b, (a_colour, b_colour), list(opening))
+                yield GameSpec(f"{a}|{b}|{k}", a, b, (a_colour, b_colour), list(opening))
             else:
-                spec = GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
-            specs.append(spec)
-    return specs
+                yield GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
 
 
-def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) -> dict:
+def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) -> GameRecord:
+    """The results-file record of a game played from `spec`."""
     names = (spec.first, spec.second)
-    return {
-        "id": spec.id,
-        "columns": size[0], "rows": size[1], "c": size[2], "p": size[3],
-        "players": list(names),
-        "colours": list(spec.colours),
-        "opening": spec.opening,
-        "moves": result.moves,
-        "times": [round(t, 6) for t in result.times],
-        "winner": None if result.winner is None else names[result.winner],
-        "reason": result.reason,
-        "forfeit": None if result.forfeit is None else names[result.forfeit],
-    }
+    return GameRecord(spec.id, *size, names, tuple(spec.colours), tuple(spec.opening), tuple(result.moves),
+                      tuple(round(t, 6) for t in result.times),
+                      None if result.winner is None else names[result.winner], result.reason,
+                      None if result.forfeit is None else names[result.forfeit])
+
+
+def play_game(seats: dict[str, Seat], spec: GameSpec, size: tuple[int, int, int, int], clock: Clock,
+              on_move=None) -> GameRecord:
+    """One game from its spec to its record, on `seats` (by player name),
+    which stay open for the next game: the unit any runner schedules."""
+    result = referee((seats[spec.first], seats[spec.second]), Board(*size), spec.opening, clock,
+                     spec.colours, on_move)
+    return record(spec, size, result)
 
 
 class Runner:
@@ -151,37 +148,36 @@ class Runner:
             seats[name] = ProcessSeat(name, player.command, log)
         return seats, logs
 
-    def run(self, specs: Sequence[GameSpec], on_result: Callable[[GameSpec, GameResult], None]) -> None:
-        """Plays `specs`, calling `on_result` (under a lock) as each game ends;
-        `self.stop` set by on_result (SPRT) ends the run after the games in flight."""
-        todo: queue.Queue = queue.Queue()
-        for spec in specs:
-            todo.put(spec)
+    def play(self, seats: dict[str, Seat], spec: GameSpec) -> GameRecord:
+        """One game of the schedule at one worker's seats (local threads and
+        Ray's tables alike)."""
+        on_move = self.on_move_factory(spec) if self.on_move_factory else None
+        return play_game(seats, spec, self.size, self.clock_factory(), on_move)
+
+    def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
+        """Plays `specs` (taken one at a time, as workers get free), calling
+        `on_record` (under a lock) as each game ends; `self.stop` set by
+        on_record (SPRT) ends the run after the games in flight."""
+        todo = iter(specs)
+        taking = threading.Lock()
         errors: list[BaseException] = []
 
         def worker(index: int) -> None:
             seats, logs = self.seats_for_worker(index)
             try:
                 while not self.stop.is_set():
-                    try:
-                        spec = todo.get_nowait()
-                    except queue.Empty:
+                    with taking:
+                        spec = next(todo, None)
+                    if spec is None:
                         return
-                    pair = (seats[spec.first], seats[spec.second])
-                    on_move = self.on_move_factory(spec) if self.on_move_factory else None
-                    result = referee(pair, Board(*self.size), spec.opening, self.clock_factory(),
-                                     spec.colours, on_move)
+                    game = self.play(seats, spec)
                     with self.lock:
-                        on_result(spec, result)
+                        on_record(game)
             except BaseException as error:  # surfaced in the main thread below
                 errors.append(error)
                 self.stop.set()
             finally:
-                for seat in seats.values():
-                    if isinstance(seat, ProcessSeat):
-                        seat.close()
-                for log in logs:
-                    log.close()
+                close_seats(seats, logs)
 
         if self.concurrency == 1:
             worker(0)
@@ -196,18 +192,15 @@ class Runner:
             raise errors[0]
 
 
+def close_seats(seats: dict[str, Seat], logs: list) -> None:
+    """The end of a worker: its players are told `salir` and their process
+    groups killed, then its transcripts closed."""
+    for seat in seats.values():
+        if isinstance(seat, ProcessSeat):
+            seat.close()
+    for log in logs:
+        log.close()
+
+
 def safe_name(name: str) -> str:
     return "".join(ch if ch.isalnum() or ch in "-_." else "_" for ch in name)
-
-
-def sprt_stop(sprt: Sprt, a: str, records: Sequence[dict]) -> Optional[str]:
-    """The SPRT verdict for player `a` over the finished games, or None."""
-    wins = losses = draws = 0
-    for rec in records:
-        if rec["winner"] is None:
-            draws += 1
-        elif rec["winner"] == a:
-            wins += 1
-        else:
-            losses += 1
-    return sprt.verdict(wins, losses, draws)

@@ -11,9 +11,9 @@ import sys
 from typing import IO, Callable
 
 from clinea.core import Board
-from clinea.players import protocol
+from clinea import protocol
 from clinea.players.bot import Bot, FunctionBot
-from clinea.players.protocol import ProtocolError
+from clinea.protocol import ProtocolError
 
 EXIT_OK, EXIT_BOT_ERROR, EXIT_PROTOCOL_ERROR = 0, 1, 2
 
@@ -125,13 +125,21 @@ def _start(bot: Bot, args: argparse.Namespace, program: str) -> int:
     return serve(bot, program=program)
 
 
+def launcher(bot_class: type[Bot], program: str) -> str:
+    """How a judge starts this player: players/NAME for a built-in one."""
+    from clinea.players.registry import BUILTIN
+
+    built_in = BUILTIN.get(bot_class.name) == f"{bot_class.__module__}:{bot_class.__qualname__}"
+    return f"players/{bot_class.name}" if built_in else program
+
+
 def build_parser(bot_class: type[Bot], program: str) -> argparse.ArgumentParser:
     summary = (bot_class.__doc__ or "A clinea player.").strip().splitlines()[0]
     parser = argparse.ArgumentParser(
         prog=program,
         description=summary + " Speaks the referee protocol on stdin/stdout.",
         epilog=("example:\n"
-                f"  clinea judge --blue_player players/{bot_class.name} --red_player players/random --iterations 10"),
+                f"  clinea judge --blue_player {launcher(bot_class, program)} --red_player random --iterations 10"),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     _add_common_options(parser)

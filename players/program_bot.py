@@ -11,8 +11,9 @@ import weakref
 from typing import Optional, Sequence
 
 from clinea.core import Board
-from clinea.judge.process import ProcessSeat
-from clinea.judge.referee import COLOURS, Forfeit
+from clinea.judge.process_seat import ProcessSeat
+from clinea.judge.referee import Forfeit
+from clinea.protocol import COLOURS
 from clinea.players.bot import Bot
 
 

@@ -125,8 +125,8 @@ def main(argv: list[str] | None = None) -> int:
 
     argv = sys.argv[1:] if argv is None else list(argv)
     command = os.path.basename(sys.argv[0])
-    if command.startswith(COMMAND_PREFIX):  # a clinea-NAME console script
-        argv.insert(0, command[len(COMMAND_PREFIX):])
+    if command.startswith(COMMAND_PREFIX) and command[len(COMMAND_PREFIX):] in BUILTIN:
+        return main_for(load(command[len(COMMAND_PREFIX):]), argv, program=command)
     registered = players()
     if argv and argv[0] == "--list":
         for name in sorted(registered):

@@ -30,3 +30,14 @@ def pytest_sessionfinish(session, exitstatus):
         reporter.write_line(f"{skipped} test(s) skipped: the suite allows none (CLINEA_ALLOW_SKIPS=1 to allow)",
                             red=True)
         session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
+@pytest.fixture(scope="session")
+def ray_address():
+    """A real local Ray on 127.0.0.1 with two CPUs, started once for the
+    whole session: this test process is connected to it (in-process runs
+    use it as it is) and end-to-end drivers join it at the address given."""
+    from clinea.ray_cluster import LOCAL, joined
+
+    with joined(LOCAL, cpus=2) as ray:
+        yield ray.get_runtime_context().gcs_address

@@ -36,22 +36,27 @@ def started_pids(log_dir) -> set[int]:
     return pids
 
 
-def live_members(groups: set[int]) -> list[int]:
-    """Processes still running (zombies aside) in any of the process groups."""
-    alive = []
+def processes(read: str = None):
+    """(pid, state, process group, contents of /proc/PID/READ or None) of
+    every process now, zombies included; a process that ends meanwhile is left out."""
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
             continue
         try:
             with open(f"/proc/{entry}/stat") as file:
-                stat = file.read()
+                fields = file.read().rsplit(")", 1)[1].split()
+            extra = None
+            if read:
+                with open(f"/proc/{entry}/{read}", "rb") as file:
+                    extra = file.read()
         except OSError:
             continue
-        fields = stat.rsplit(")", 1)[1].split()
-        state, pgrp = fields[0], int(fields[2])
-        if pgrp in groups and state != "Z":
-            alive.append(int(entry))
-    return alive
+        yield int(entry), fields[0], int(fields[2]), extra
+
+
+def live_members(groups: set[int]) -> list[int]:
+    """Processes still running (zombies aside) in any of the process groups."""
+    return [pid for pid, state, pgrp, _ in processes() if pgrp in groups and state != "Z"]
 
 
 def transcript(log_dir, name) -> list[str]:
@@ -82,3 +87,10 @@ def replay_transcript(lines, columns, rows, c, p) -> int:
             game.play(col)
         i += 1
     return games
+
+
+def tagged_processes(tag: str) -> list[int]:
+    """Living processes whose environment carries `HOSTILE_TAG=tag`: every
+    process a test's judge started, wherever it went (setsid, double fork)."""
+    wanted = f"HOSTILE_TAG={tag}".encode()
+    return [pid for pid, state, _, environ in processes("environ") if state != "Z" and wanted in environ.split(b"\0")]

@@ -135,9 +135,12 @@ def test_analyze_a_move_string_on_standard_7x6(tmp_path):
 
 @pytest.mark.parametrize("content, message", [
     ("4453329", "move 7: column 9 is out of range: allowed 1..7"),
-    ("file:{\"type\":\"run\"}\n{\"id\":1,\"moves\":[1]}\n", "game 1: not a judge record"),
-    ("file:{\"id\":\"g\",\"columns\":3,\"rows\":2,\"c\":3,\"p\":3,\"moves\":[0,0,0]}\n", "game g: move 3: column 0 is full"),
-    ("file:not json\n", "clinea analyze: "),
+    ("file:{\"type\":\"run\"}\n{\"id\":1,\"moves\":[1]}\n", "game 1: not a judge record: a game record without"),
+    ("file:{\"type\":\"run\"}\n" + json.dumps(dict(
+        id="g", columns=3, rows=2, c=3, p=3, players=["a", "b"], colours=["azul", "rojo"], opening=[],
+        moves=[0, 0, 0], times=[0, 0, 0], winner=None, reason="draw", forfeit=None, extra="ignored")) + "\n",
+     "game g: move 3: column 0 is full"),
+    ("file:{\"type\":\"run\"}\nnot json\n", "clinea analyze: "),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, content, message):
     argument = content

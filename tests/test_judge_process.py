@@ -4,6 +4,7 @@ the honest opponent is told it won and never sees an illegal move."""
 import pytest
 
 from clinea.judge.cli import main
+from clinea.judge.player_process import STDERR_LOG_LIMIT
 from judge_helpers import bot, live_members, records, replay_transcript, started_pids, transcript
 
 CASES = [
@@ -11,9 +12,9 @@ CASES = [
     ("crash.py", [], (7, 6, 4), [], "crash: end of output, exit status 3 (crash.py: crashing on purpose)"),
     ("hang.py", [], (7, 6, 4), ["--time-per-move", "0.3"], "timeout: no answer within 0.350 s"),
     ("sleepy.py", ["5"], (7, 6, 4), ["--time-per-move", "0.2"], "timeout: no answer within 0.250 s"),
-    ("garbage.py", ["tres"], (7, 6, 4), [], "garbage: 'tres' is not an integer"),
-    ("garbage.py", ["3.0"], (7, 6, 4), [], "garbage: '3.0' is not an integer"),
-    ("garbage.py", [""], (7, 6, 4), [], "garbage: an empty line"),
+    ("garbage.py", ["tres"], (7, 6, 4), [], "garbage: got 'tres', expected a column (an integer)"),
+    ("garbage.py", ["3.0"], (7, 6, 4), [], "garbage: got '3.0', expected a column (an integer)"),
+    ("garbage.py", [""], (7, 6, 4), [], "garbage: got '', expected a column (an integer), not an empty line"),
     ("full_column.py", [], (3, 2, 3), [], "illegal move: column 0 is full"),
     ("out_of_range.py", [], (7, 6, 4), [], "illegal move: column 7 out of range 0..6"),
     ("extra_lines.py", [], (7, 6, 4), [], "garbage: unexpected output"),
@@ -46,11 +47,13 @@ def test_a_hostile_bot_forfeits_and_the_match_goes_on(tmp_path, name, args, size
     assert live_members(started_pids(log_dir)) == []
 
 
-def test_a_bot_flooding_stderr_is_neither_blocked_nor_forfeited(tmp_path):
+def test_a_bot_flooding_stderr_is_neither_blocked_nor_forfeited_and_its_log_is_capped(tmp_path):
     games, log_dir = play(tmp_path, bot("flood_stderr.py"), bot("random_bot.py"), (7, 6, 4), [], games=3)
     assert [g["reason"] for g in games if g["reason"] not in ("connect", "draw")] == []
     flood = transcript(log_dir, "azul")
-    assert sum(line.startswith("! xxx") for line in flood) > 256
+    # 64 kB of 1 kB lines per game are kept, and the rest is counted, not written
+    assert sum(line.startswith("! xxx") for line in flood) == 3 * STDERR_LOG_LIMIT // 1024
+    assert sum(line.endswith("more bytes of stderr not logged]") for line in flood) == 3
     assert replay_transcript(flood, 7, 6, 4, 21) == 3
     assert live_members(started_pids(log_dir)) == []
 

@@ -120,7 +120,7 @@ def test_a_slow_bot_loses_on_time_when_a_clock_is_given():
 
     quick = FunctionBot(lambda board: board.legal_columns()[-1])
     result = play_bots(quick, FunctionBot(slow), 7, 6, 4, 21, clock=Clock(per_move=0.01, grace=0.0))
-    assert (result.winner, result.forfeit, result.kind) == (0, 1, "timeout")
+    assert (result.winner, result.forfeit, result.end) == (0, 1, "timeout")
     assert result.moves == [6]
 
 
@@ -137,7 +137,7 @@ def test_a_game_clock_with_increment_runs_out_for_a_bot_slower_than_the_incremen
     # 0.1 s on the clock, +0.05 s a move, 0.08 s spent a move: a flag falls within a few moves
     clock = Clock(game=0.1, increment=0.05, grace=0.0)
     result = play_bots(quick, bot(0.08), 7, 6, 9, 21, clock=clock)
-    assert (result.winner, result.forfeit, result.kind) == (0, 1, "timeout")
+    assert (result.winner, result.forfeit, result.end) == (0, 1, "timeout")
     assert 2 <= len(result.moves) <= 12
     # the same clock without running out: thinking less than the increment
     result = play_bots(quick, bot(0.0), 3, 3, 3, 9, clock=Clock(game=0.1, increment=0.05))

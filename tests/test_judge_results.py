@@ -1,20 +1,69 @@
-"""The game log survives a judge killed in the middle of a write."""
+"""The results file survives a judge killed in the middle of a write, and a
+file that is not a results file is refused with the reason, never misread
+or silently shortened."""
 import json
 
-from clinea.judge.results import ResultLog, read_records
+import pytest
+
+from clinea.judge.record import GameRecord
+from clinea.judge.results import ResultLog, ResultsError, read_header, read_records
+
+HEADER = json.dumps({"type": "run", "argv": ["--iterations", "3"]})
+
+
+def game(id, winner="a"):
+    return GameRecord(id, 7, 6, 4, 21, ("a", "b"), ("azul", "rojo"), (), (3, 3, 4), (0.1, 0.2, 0.3),
+                      winner, "connect" if winner else "draw", None)
+
+
+def line(record):
+    return json.dumps(record.to_json(), separators=(",", ":"))
 
 
 def test_a_half_written_last_line_is_cut_and_the_rest_kept(tmp_path):
     path = tmp_path / "r.jsonl"
-    lines = [json.dumps({"type": "run", "argv": ["--iterations", "3"]}),
-             json.dumps({"id": "0", "winner": None}), json.dumps({"id": "1", "winner": "a"})]
+    lines = [HEADER, line(game("0", None)), line(game("1"))]
     path.write_text("\n".join(lines) + "\n" + '{"id": "2", "win')
-    log = ResultLog(str(path))
+    seen = []
+    log = ResultLog(str(path), seen.append)
     assert log.header["argv"] == ["--iterations", "3"]
-    assert log.done() == {"0", "1"}
-    log.append({"id": "2", "winner": "b"})
+    assert log.done == {"0", "1"} and seen == [game("0", None), game("1")]
+    log.append(game("2", "b"))
     log.close()
-    assert path.read_text() == "\n".join(lines) + "\n" + '{"id":"2","winner":"b"}\n'
-    assert [r["id"] for r in read_records(str(path))] == ["0", "1", "2"]
-    assert ResultLog.peek_header(str(path))["type"] == "run"
-    assert ResultLog.peek_header(str(tmp_path / "none.jsonl")) is None
+    assert path.read_text() == "\n".join(lines + [line(game("2", "b"))]) + "\n"
+    assert [r.id for r in read_records(str(path))] == ["0", "1", "2"]
+    assert read_header(str(path))["type"] == "run"
+    assert read_header(str(tmp_path / "none.jsonl")) is None
+
+
+@pytest.mark.parametrize("bad,message", [
+    ("{not json", "line 3 is not a game record"),
+    ('{"id": "x"}', "line 3 is not a game record (a game record without columns"),
+    ("[1, 2]", "line 3 is not a game record (a game record is a JSON object, not list)"),
+    (line(game("9")).replace('"winner":"a"', '"winner":"zz"'), "'winner' is 'zz', not one of the players"),
+])
+def test_a_corrupt_line_in_the_middle_is_refused_with_its_number_and_nothing_is_cut(tmp_path, bad, message):
+    path = tmp_path / "r.jsonl"
+    text = "\n".join([HEADER, line(game("0")), bad, line(game("1"))]) + "\n"
+    path.write_text(text)
+    with pytest.raises(ResultsError, match="line 3") as error:
+        ResultLog(str(path))
+    assert message in str(error.value)
+    assert path.read_text() == text
+
+
+@pytest.mark.parametrize("first", ['{"type": "game"}', "[]", "garbage", '{"type": "run", "argv": [1]}'])
+def test_a_corrupt_header_is_refused(tmp_path, first):
+    path = tmp_path / "r.jsonl"
+    path.write_text(first + "\n")
+    with pytest.raises(ResultsError, match="line 1"):
+        read_header(str(path))
+    with pytest.raises(ResultsError, match="line 1"):
+        ResultLog(str(path))
+
+
+def test_a_directory_or_a_missing_directory_is_refused(tmp_path):
+    with pytest.raises(ResultsError, match="is a directory"):
+        ResultLog(str(tmp_path))
+    with pytest.raises(ResultsError, match="no such directory"):
+        ResultLog(str(tmp_path / "missing" / "r.jsonl"))

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from clinea.judge.record import GameRecord
 from clinea.judge.report import collect, summary
 from clinea.judge.stats import Sprt, elo_from_score, estimate, los, score_from_elo
 
@@ -79,21 +80,20 @@ def test_sprt_bounds_and_verdicts():
 
 def test_summary_tallies_a_hand_made_log():
     def rec(first, second, winner, colours=("azul", "rojo"), reason="connect", forfeit=None, times=(0.5, 0.25, 1.0)):
-        return {"players": [first, second], "colours": list(colours), "winner": winner, "reason": reason,
-                "forfeit": forfeit, "opening": [], "times": list(times)}
+        return GameRecord("0", 7, 6, 4, 21, (first, second), colours, (), (), tuple(times), winner, reason, forfeit)
 
     log = [rec("a", "b", "a"), rec("b", "a", "a", ("rojo", "azul")), rec("a", "b", None, reason="draw"),
            rec("b", "a", "b", ("azul", "rojo"), "timeout: no answer", "a", times=(0.5, 2.0))]
     stats = collect(log)
-    a = stats["a"]
+    a = stats.players["a"]
     assert (a.total.wins, a.total.losses, a.total.draws) == (2, 1, 1)
     assert (a.by_order["first"].wins, a.by_order["first"].draws, a.by_order["second"].wins,
             a.by_order["second"].losses) == (1, 1, 1, 1)
     assert a.by_colour["azul"].wins == 2 and a.by_colour["rojo"].losses == 1
     assert dict(a.forfeits) == {"timeout": 1}
     # a moved plies 0 and 2 when first, ply 1 when second
-    assert sorted(a.times) == sorted([0.5, 1.0, 0.25, 0.5, 1.0, 2.0])
-    text = summary(log, ["a", "b"])
+    assert (a.times.count, a.times.total, a.times.longest) == (6, 5.25, 2.0)
+    text = summary(stats, ["a", "b"])
     assert "a: +2 -1 =1 (2.5/4)" in text
     assert "forfeits : timeout 1" in text
     assert "time/move: mean 875.0 ms, max 2000.0 ms" in text

@@ -91,7 +91,8 @@ def garbage_for(expected):
                                 "vos 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0 0"])
     acceptable = expected[1]
     return st.one_of(st.integers(-3, 12).filter(lambda col: col not in acceptable).map(str),
-                     st.sampled_from(["salir", "azul rojo", "gane", "", "3 4", "vos", "+1", "1.0"]),
+                     st.sampled_from(["salir", "azul rojo", "gane", "", "3 4", "vos", "+-1", "1_0", "1.0",
+                                      "9" * 5001, "-" + "0" * 19 + "1"]),
                      NOT_A_NUMBER)
 
 
@@ -106,6 +107,22 @@ def test_malformed_line_anywhere_exits_2_with_one_stderr_line(games, seed, data)
     assert status == 2, (lines, out, err)
     assert err.count("\n") == 1 and err.startswith("player: protocol error: got ")
     assert all(line.isdigit() for line in out.splitlines())
+LINES = st.one_of(st.text(max_size=30).map(lambda t: t.replace("\n", " ").replace("\r", " ")),
+                  st.integers(-10**30, 10**30).map(str), st.just("7" * 5001), st.just("x" * 100_000),
+                  st.sampled_from(["azul rojo", "rojo azul", "7 6 4 21", "vos", "el", "ganaste", "salir", "+3"]))
+
+
+@given(st.lists(LINES, max_size=12))
+@settings(max_examples=300)
+def test_any_input_ends_in_status_0_or_2_with_at_most_one_short_stderr_line(lines):
+    """Whatever arrives, the player never raises, never hangs, and
+    complains in one line of bounded length."""
+    status, out, err = run_driver(lines)
+    assert status in (0, 2), (lines, err)
+    assert err.count("\n") == (status == 2) and len(err) < 700
+    assert all(line.isdigit() or line == "listo" for line in out.splitlines())
+
+
 def test_transcript_records_both_directions():
     lines = [line for line, _ in conversation([(4, 4, 3, 8, True)], 1)]
     transcript = io.StringIO()

@@ -174,15 +174,20 @@ def test_cli_reproduces_a_standard_file():
 
 
 def test_cli_reports_bad_lines_and_goes_on():
+    # an empty line is the empty board (as in the reference solver's input);
+    # a comma with no number beside it makes the line invalid, not shorter
     moves, score = pons_lines("Test_L3_R1")[0]
-    stdin = f"{moves}\n8\n1111111\n44x\n\n1212121 3\n{moves} extra words\n"
+    stdin = f"{moves}\n8\n1111111\n44x\n\n1212121 3\n,,\n1,,2\n1,2,\n{moves} extra words\n"
     result = run_cli(["--nodes", "--time"], stdin)
     assert result.returncode == 1
     out = result.stdout.splitlines()
-    assert [line.split()[:2] for line in out] == [[moves, str(score)], ["1212121", "-18"], [moves, str(score)]]
-    assert all(len(line.split()) == 4 and int(line.split()[2]) >= 0 for line in out)
+    assert [line.split(" ")[:2] for line in out] == [[moves, str(score)], ["", "1"], ["1212121", "-18"],
+                                                     [moves, str(score)]]
+    assert all(len(line.split()) == 3 + bool(line.split(" ")[0]) and int(line.split()[-2]) >= 0 for line in out)
     errors = result.stderr.splitlines()
-    assert len(errors) == 3
+    assert len(errors) == 6
+    assert [e.split(":")[1] for e in errors[3:]] == [" line 7", " line 8", " line 9"]
+    assert all("empty (a comma with no column number" in e for e in errors[3:])
     assert "line 2" in errors[0] and "column 8" in errors[0] and "1..7" in errors[0]
     assert "line 3" in errors[1] and "column 1 is full" in errors[1]
     assert "line 4" in errors[2] and "'x'" in errors[2]

@@ -7,15 +7,18 @@ from __future__ import annotations
 import argparse
 import os
 import random
+import signal
 import sys
+import threading
 
 from clinea.core import MAX_SIDE, Board
 from clinea.core.features import feature_count
 from clinea.players.weights import Weights
+from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms
 from clinea.training.games import Geometry
 from clinea.training.parallel import Runner
-from clinea.training.report import Budget, Recorder, final_evaluation, plot, print_evaluation
+from clinea.training.report import Budget, Recorder, final_evaluation, plot, plotting, print_evaluation
 
 METHODS = ("grid", "genetic", "hillclimb", "lms")
 EXAMPLES = """examples:
@@ -23,6 +26,7 @@ EXAMPLES = """examples:
   clinea train grid --rule c --games 10 --sweeps 1 --time-limit 60
   clinea train hillclimb --iterations 200 --factor 0.2 --opponent minimax
   clinea train lms --iterations 50 --against self --rate 0.05 --cooling 0.98
+  clinea train genetic --population 200 --generations 150 --ray HEAD:6379   (games on a Ray cluster)
   players/greedy --weights train-genetic.json"""
 
 
@@ -60,6 +64,10 @@ def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | No
     run.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
     run.add_argument("--jobs", type=_positive_int("--jobs"), default=1,
                      help=f"worker processes for the games (this machine has {os.cpu_count()})")
+    run.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
+                     help="play the games as Ray tasks instead of --jobs processes (pip install "
+                          "'clinea[ray]'): a new local Ray without ADDRESS, else the cluster there "
+                          "(auto, HOST:PORT); the same results for the same --seed")
     run.add_argument("--out", default=None, metavar="PREFIX",
                      help="write PREFIX.json, PREFIX.csv, PREFIX.png (default train-METHOD)")
     run.add_argument("--eval-games", type=_int_at_least("--eval-games", 0), default=100, metavar="N",
@@ -140,6 +148,14 @@ def _start_weights(path, c: int, rng: random.Random) -> list[float]:
     return [rng.uniform(-1, 1) for _ in range(feature_count(c))]
 
 
+def pool(args):
+    """Where the games run: --jobs local processes, or Ray with --ray."""
+    if args.ray is not None:
+        from clinea.training.ray_pool import RayPool
+        return RayPool(args.ray)
+    return Runner(args.jobs)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -159,14 +175,19 @@ def main(argv: list[str] | None = None) -> int:
             iterations = iterations * len(pairs) if iterations is not None else None
         budget = Budget(iterations, args.time_limit)
         prefix = args.out or f"train-{args.method}"
+        check_out(prefix)
         start = None if args.method == "genetic" else _start_weights(args.start, args.c, rng)
         seeds = [Weights.load(f).for_c(args.c) for f in getattr(args, "init", ())]
     except ValueError as error:
         parser.error(str(error))
     extra = {"hillclimb": ["accepted"], "lms": ["win_rate", "victory_rate", "rate"], "grid": ["pair"]}
     recorder = Recorder(prefix + ".csv", budget, extra.get(args.method, ()), f"train {args.method}", args.quiet)
+    plotting()
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops a run as Ctrl-C does
+    evaluation = None
     try:
-        with Runner(args.jobs) as runner:
+        with pool(args) as runner:
             try:
                 if args.method == "genetic":
                     config = genetic.GeneticConfig(
@@ -189,22 +210,56 @@ def main(argv: list[str] | None = None) -> int:
                 recorder.close()
                 parser.error(str(error))
             recorder.close()
-            elapsed = budget.elapsed()
-            print(f"{args.method}: {len(recorder.rows)} iterations in {elapsed:.1f} s, "
+            print(f"{args.method}: {len(recorder.rows)} iterations in {budget.elapsed():.1f} s, "
                   f"final fitness {score:.4f}")
-            evaluation = None
             if args.eval_games:
                 evaluation = final_evaluation(best, geometry, args.c, args.eval_games, rng.getrandbits(63), runner)
                 print_evaluation(evaluation)
+    except KeyboardInterrupt:
+        # the with block has terminated the workers; what is best so far is the result
+        recorder.close()
+        if recorder.best is None:
+            print("interrupted before the first iteration ended: nothing to write", file=sys.stderr)
+            return 130
+        best, score = recorder.best
+        print(f"interrupted after {len(recorder.rows)} iterations: writing the best so far "
+              f"(fitness {score:.4f})", file=sys.stderr)
+        write_results(args, argv, seed, geometry, recorder, budget, best, score, None, prefix, interrupted=True)
+        return 130
     finally:
         recorder.close()
+    write_results(args, argv, seed, geometry, recorder, budget, best, score, evaluation, prefix)
+    return 0
+
+
+def _interrupt(signum, frame):
+    raise KeyboardInterrupt
+
+
+def check_out(prefix: str) -> None:
+    """Refuses an --out where the results could not be written, before the run."""
+    folder = os.path.dirname(prefix) or "."
+    if not os.path.isdir(folder):
+        raise ValueError(f"--out {prefix}: no such directory {folder!r}")
+    for suffix in (".json", ".csv", ".png"):
+        path = prefix + suffix
+        if os.path.isdir(path) or (os.path.exists(path) and not os.access(path, os.W_OK)) \
+                or (not os.path.exists(path) and not os.access(folder, os.W_OK)):
+            raise ValueError(f"--out {prefix}: cannot write {path}")
+
+
+def write_results(args, argv, seed, geometry, recorder, budget, best, score, evaluation, prefix,
+                  interrupted: bool = False) -> None:
+    """PREFIX.json (the weights and how they were made) and PREFIX.png; the
+    CSV was written row by row."""
     info = {"made_by": f"clinea train {args.method}", "argv": list(argv if argv is not None else sys.argv[1:]),
             "seed": seed, "board": [args.columns, args.rows, args.c, geometry.tokens],
-            "iterations": len(recorder.rows), "seconds": round(elapsed, 2), "fitness": score}
+            "iterations": len(recorder.rows), "seconds": round(budget.elapsed(), 2), "fitness": score}
+    if interrupted:
+        info["interrupted"] = True
     if evaluation:
         info["evaluation"] = {kind: {"first": vars(first), "second": vars(second)}
                               for kind, (first, second) in evaluation.items()}
     Weights(best, args.c, info).save(prefix + ".json")
     plot(recorder.rows, prefix + ".png", f"clinea train {args.method} on {args.columns}x{args.rows}, c={args.c}")
     print(f"wrote {prefix}.json, {prefix}.csv, {prefix}.png")
-    return 0

@@ -136,7 +136,8 @@ def run(geometry, config: GeneticConfig, budget, recorder, runner, seed: int,
     fitness = evaluate(population, geometry, c, config, runner, rng.getrandbits(63))
     while True:
         generation += 1
-        recorder.record(generation, summary(fitness))
+        leader = max(range(len(population)), key=lambda i: fitness[i])
+        recorder.record(generation, summary(fitness), best=(population[leader], fitness[leader]))
         if not budget.more(generation):
             break
         population = next_generation(population, fitness, config, gene_slices, rng)

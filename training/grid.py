@@ -109,7 +109,8 @@ def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequenc
             if rule != "a":
                 champion_tally = tallies[best]
         iteration += 1
-        recorder.record(iteration, summary(scores), pair=f"{i}-{j}")
+        recorder.record(iteration, summary(scores), best=(champion, champion_tally.margin if champion_tally
+                                                          is not None else max(scores)), pair=f"{i}-{j}")
         if not budget.more(iteration):
             break
     score = champion_tally.margin if champion_tally is not None else max(scores)

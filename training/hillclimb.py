@@ -44,6 +44,7 @@ def run(geometry, start: Sequence[float], factor: float, opponent: str, games: i
         if theirs > mine:
             current = candidate
         iteration += 1
-        recorder.record(iteration, summary([mine, theirs]), accepted=int(theirs > mine))
+        recorder.record(iteration, summary([mine, theirs]), best=(current, max(mine, theirs)),
+                        accepted=int(theirs > mine))
         if not budget.more(iteration):
             return current, max(mine, theirs)

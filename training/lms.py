@@ -86,7 +86,7 @@ def run(geometry, start: Sequence[float], against: str, games: int, rate: float,
         victory_rate = wins / (wins + losses) if wins + losses else 0.0
         rates.append(win_rate)
         iteration += 1
-        recorder.record(iteration, summary(rates), win_rate=round(win_rate, 4),
+        recorder.record(iteration, summary(rates), best=(weights, win_rate), win_rate=round(win_rate, 4),
                         victory_rate=round(victory_rate, 4), rate=round(rate, 6))
         rate *= cooling
         if not budget.more(iteration):

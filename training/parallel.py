@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import signal
 from typing import Callable, Sequence
 
 
@@ -33,7 +34,7 @@ class Runner:
         self._pool = None
         if jobs > 1:
             # fork would also work on Linux, but spawn behaves the same everywhere
-            self._pool = multiprocessing.get_context("spawn").Pool(jobs)
+            self._pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
 
     def map_chunks(self, fn: Callable[[list], list], items: Sequence) -> list:
         """fn applied to chunks of `items` (each returns a list); the results
@@ -52,8 +53,22 @@ class Runner:
             self._pool.join()
             self._pool = None
 
+    def terminate(self) -> None:
+        """Stops the workers now, games in progress or not."""
+        if self._pool is not None:
+            self._pool.terminate()
+            self._pool.join()
+            self._pool = None
+
     def __enter__(self) -> "Runner":
         return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+    def __exit__(self, error_type, *exc) -> None:
+        # after an error or an interrupt, waiting for the queued games could take minutes
+        self.close() if error_type is None else self.terminate()
+
+
+def _leave_ctrl_c_to_the_parent() -> None:
+    """Pool workers ignore the terminal's Ctrl-C: the parent decides, and
+    terminates them."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)

@@ -48,13 +48,17 @@ class Recorder:
         self.budget = budget
         self.columns = COLUMNS + list(extra)
         self.rows: list[dict] = []
+        self.best: tuple[list[float], float] | None = None
         self._file = open(path, "w", newline="")
         self._writer = csv.DictWriter(self._file, fieldnames=self.columns)
         self._writer.writeheader()
         total = budget.iterations if budget.iterations is not None else None
         self._bar = tqdm(total=total, desc=label, unit="it", disable=quiet, leave=True)
 
-    def record(self, iteration: int, stats: dict, **extra) -> None:
+    def record(self, iteration: int, stats: dict, best: tuple[list[float], float], **extra) -> None:
+        """One row; `best` is (the run's best weights so far, their fitness),
+        what an interrupted run writes."""
+        self.best = (list(best[0]), best[1])
         row = {"iteration": iteration, **{k: round(stats[k], 6) for k in ("best", "worst", "mean", "median")},
                "elapsed": round(self.budget.elapsed(), 3), **extra}
         self.rows.append(row)
@@ -68,11 +72,19 @@ class Recorder:
         self._file.close()
 
 
+def plotting():
+    """matplotlib's pyplot, without a display (CI and servers have none).
+    Slow the first time (about a second): a run loads it before it starts,
+    so that an interrupted run still writes its PNG at once."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
 def plot(rows: Sequence[dict], path, title: str) -> None:
     """The best / mean / median / worst curves against the iteration, as a PNG."""
-    import matplotlib
-    matplotlib.use("Agg")  # no display needed: CI and servers have none
-    import matplotlib.pyplot as plt
+    plt = plotting()
 
     figure, axes = plt.subplots(figsize=(8, 4.5))
     x = [row["iteration"] for row in rows]

@@ -1,0 +1,231 @@
+"""A player program's process: start, pipes, deadlines, kill. No protocol
+words here (clinea.judge.process_seat speaks them).
+
+The player runs in its own session and process group with a parent-death
+signal (SIGKILL when the judge's thread that started it dies, however the
+judge dies), and with a mark in its environment that its descendants
+inherit; a kill takes them all (clinea.judge.reaper). stdout is read
+without blocking through select() against a monotonic deadline; stderr is
+drained by a thread, so a player flooding it never blocks on a full pipe.
+"""
+from __future__ import annotations
+
+import collections
+import itertools
+import os
+import secrets
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from typing import Callable, Optional, Sequence
+
+from clinea.judge import reaper
+
+# A line longer than this is garbage, whatever it says: no column needs it.
+MAX_LINE = 4096
+# How much of its stderr per game a player may write into the transcript.
+STDERR_LOG_LIMIT = 64 * 1024
+# While waiting for a line, how often to look whether the player has died
+# (its descendants may hold stdout open, so no end of output would come).
+EXIT_CHECK = 0.25
+# Lines of stderr kept to say why a player died.
+STDERR_TAIL = 5
+
+
+class Silent(Exception):
+    """No line before the deadline."""
+
+
+class Closed(Exception):
+    """End of output: the player closed stdout or died."""
+
+
+class Overlong(Exception):
+    """A line longer than MAX_LINE bytes."""
+
+
+class _Run:
+    """What all the player processes of this judge share: the run's mark and
+    the watchdog that kills them if the judge dies (started with the first
+    player, once per process)."""
+
+    def __init__(self):
+        self.mark = secrets.token_hex(6)
+        self.seats = itertools.count()
+        self.lock = threading.Lock()
+        self.watchdog: Optional[subprocess.Popen] = None
+        self.live: set[PlayerProcess] = set()
+
+    def start_watchdog(self) -> None:
+        with self.lock:
+            if self.watchdog is not None and self.watchdog.poll() is None:
+                return
+            reaper.become_subreaper()
+            # its own session: a signal to the judge's group does not stop it first;
+            # run as a file without site: standard library only, it starts in milliseconds
+            self.watchdog = subprocess.Popen([sys.executable, "-S", reaper.__file__, self.mark],
+                                             stdin=subprocess.PIPE, start_new_session=True)
+
+    def stop_watchdog(self) -> None:
+        with self.lock:
+            watchdog, self.watchdog = self.watchdog, None
+        if watchdog is not None:
+            watchdog.stdin.close()  # its cue: it kills whatever is still marked, then exits
+            try:
+                watchdog.wait(timeout=5)
+            except subprocess.TimeoutExpired:  # pragma: no cover - a stuck /proc
+                watchdog.kill()
+
+
+RUN = _Run()
+
+
+def kill_all() -> None:
+    """Kills every player process of this judge and their descendants
+    (Ctrl-C, SIGTERM, the end of a run), and stops the watchdog."""
+    with RUN.lock:
+        live = list(RUN.live)
+    for proc in live:
+        proc.kill()
+    RUN.stop_watchdog()
+
+
+def _die_with_the_judge(parent: int) -> None:
+    """preexec_fn of a player: SIGKILL when the judge dies; and if it died
+    already, in the instant before, do not start at all."""
+    reaper.prctl(reaper.PR_SET_PDEATHSIG, signal.SIGKILL)
+    if os.getppid() != parent:
+        os._exit(1)
+
+
+class PlayerProcess:
+    """One running player program. `on_stderr(line)` sees every stderr line
+    (from the drain thread) until the per-game cap, see `new_game`."""
+
+    def __init__(self, command: Sequence[str], cwd: Optional[str] = None,
+                 on_stderr: Optional[Callable[[str], None]] = None):
+        RUN.start_watchdog()
+        self.seat_mark = f"{RUN.mark}-{next(RUN.seats)}"
+        env = dict(os.environ, **{reaper.MARK: self.seat_mark})
+        parent = os.getpid()
+        self.proc = subprocess.Popen(
+            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            start_new_session=True, cwd=cwd, bufsize=0, env=env,
+            preexec_fn=lambda: _die_with_the_judge(parent))
+        self.pid = self.proc.pid
+        self.stdout = self.proc.stdout.fileno()
+        self.buffer = b""
+        self.on_stderr = on_stderr
+        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
+        self.stderr_logged = 0
+        self.stderr_cut = 0
+        with RUN.lock:
+            RUN.live.add(self)
+        self.drain = threading.Thread(target=self._drain_stderr, daemon=True)
+        self.drain.start()
+
+    def new_game(self) -> None:
+        """Starts a new per-game allowance of logged stderr."""
+        self._say_what_was_cut()
+        self.stderr_logged = self.stderr_cut = 0
+
+    def _say_what_was_cut(self) -> None:
+        if self.stderr_cut and self.on_stderr is not None:
+            self.on_stderr(f"[{self.stderr_cut} more bytes of stderr not logged]")
+
+    def _drain_stderr(self) -> None:
+        # chunks, not readline: the pipe is unbuffered and a flood must not
+        # cost one system call per byte
+        fd = self.proc.stderr.fileno()
+        pending = b""
+        while chunk := os.read(fd, 65536):
+            *lines, pending = (pending + chunk).split(b"\n")
+            if len(pending) > MAX_LINE:
+                lines.append(pending)
+                pending = b""
+            for raw in lines:
+                self._stderr_line(raw)
+        if pending:
+            self._stderr_line(pending)
+        self.proc.stderr.close()
+
+    def _stderr_line(self, raw: bytes) -> None:
+        text = raw.decode("utf-8", "replace")
+        self.stderr_tail.append(text[:200])
+        if self.stderr_logged < STDERR_LOG_LIMIT:
+            self.stderr_logged += len(raw) + 1
+            if self.on_stderr is not None:
+                self.on_stderr(text)
+        else:
+            self.stderr_cut += len(raw) + 1
+
+    @property
+    def alive(self) -> bool:
+        return self.proc.poll() is None
+
+    def write_line(self, line: str) -> None:
+        """Raises Closed if the player no longer reads."""
+        try:
+            self.proc.stdin.write(line.encode() + b"\n")
+        except OSError:
+            raise Closed from None
+
+    def read_line(self, timeout: Optional[float]) -> str:
+        """The next line of stdout without its newline (and any \\r); raises
+        Closed, Overlong, or Silent when `timeout` seconds pass first."""
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while True:
+            end = self.buffer.find(b"\n")
+            if end >= 0:
+                line, self.buffer = self.buffer[:end], self.buffer[end + 1:]
+                return line.decode("utf-8", "replace").rstrip("\r")
+            if len(self.buffer) > MAX_LINE:
+                raise Overlong
+            wait = EXIT_CHECK if deadline is None else min(deadline - time.monotonic(), EXIT_CHECK)
+            if wait <= 0:
+                raise Silent
+            ready, _, _ = select.select([self.stdout], [], [], wait)
+            if ready:
+                chunk = os.read(self.stdout, 65536)
+                if not chunk:
+                    raise Closed
+                self.buffer += chunk
+            elif self.proc.poll() is not None:
+                # the player died but something it started holds the pipe open
+                raise Closed
+
+    def unread_output(self) -> bytes:
+        """What the player wrote that nobody read yet (b"" if nothing)."""
+        if not self.buffer and select.select([self.stdout], [], [], 0)[0]:
+            self.buffer += os.read(self.stdout, 65536)  # b"" at end of output: shows at the next read
+        return self.buffer
+
+    def exit_status(self, wait: float) -> Optional[int]:
+        """The exit status, waiting up to `wait` seconds; None if still running.
+        A negative status is the signal that killed it."""
+        try:
+            return self.proc.wait(timeout=wait)
+        except subprocess.TimeoutExpired:
+            return None
+
+    def last_words(self, wait: float = 0.5) -> list[str]:
+        """The last stderr lines, once the drain has read them all."""
+        self.drain.join(timeout=wait)
+        return list(self.stderr_tail)
+
+    def kill(self) -> None:
+        """Kills the player, its group and everything it started; closes the pipes."""
+        reaper.kill_all(self.pid, self.seat_mark, spare=(self.pid,))
+        self.exit_status(5)
+        self.drain.join(timeout=1.0)
+        self._say_what_was_cut()
+        for pipe in (self.proc.stdin, self.proc.stdout):
+            try:
+                pipe.close()
+            except OSError:
+                pass
+        with RUN.lock:
+            RUN.live.discard(self)

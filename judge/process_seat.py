@@ -1,0 +1,179 @@
+"""A player program at the table: the protocol words of a seat, over a
+PlayerProcess (clinea.judge.player_process does start, pipes, deadlines
+and kill). After a forfeit the program and all it started are killed and
+the next game starts a fresh process.
+"""
+from __future__ import annotations
+
+import errno
+import threading
+from typing import IO, Optional, Sequence
+
+from clinea import protocol
+from clinea.core import Board
+from clinea.judge.player_process import Closed, Overlong, PlayerProcess, Silent, MAX_LINE
+from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
+
+# How long a player may take to answer `salir` and exit before it is killed.
+QUIT_GRACE = 1.0
+# Extra time for the first answer of a fresh process (interpreter start-up).
+STARTUP_GRACE = 2.0
+
+
+def cannot_start(command: Sequence[str], error: OSError) -> str:
+    """Why `command` did not start, with the likely cause of an exec format error."""
+    detail = f"cannot start {command[0]!r}: {error.strerror or error}"
+    if error.errno == errno.ENOEXEC:
+        try:
+            with open(command[0], "rb") as file:
+                shebang = file.read(2) == b"#!"
+        except OSError:
+            shebang = True
+        if not shebang:
+            detail += f" ({command[0]} has no #! line?)"
+    return detail
+
+
+class ProcessSeat(Seat):
+    """A player program speaking the course judge's protocol.
+
+    `command` is the argv; `log` (a text file or None) receives the transcript
+    (`> ` judge to player, `< ` player to judge, `! ` stderr, `# ` judge notes).
+    """
+
+    def __init__(self, name: str, command: Sequence[str], log: Optional[IO[str]] = None,
+                 cwd: Optional[str] = None):
+        self.name = name
+        self.command = list(command)
+        self.log = log
+        self.cwd = cwd
+        self.process: Optional[PlayerProcess] = None
+        self.log_lock = threading.Lock()
+        self.restarts = 0
+        # told `vos` but not asked yet: its first answer is on its way unasked
+        self.answer_owed = False
+
+    # ------------------------------------------------------------ transcript
+
+    def _log(self, line: str) -> None:
+        if self.log is not None:
+            with self.log_lock:
+                if not self.log.closed:
+                    self.log.write(line + "\n")
+
+    def note(self, text: str) -> None:
+        self._log("# " + text)
+
+    # ------------------------------------------------------------ process
+
+    def spawn(self) -> None:
+        try:
+            self.process = PlayerProcess(self.command, self.cwd, lambda line: self._log("! " + line))
+        except OSError as error:
+            self.process = None
+            raise Forfeit(CRASH, cannot_start(self.command, error)) from None
+        self.startup = STARTUP_GRACE
+        self.note(f"started pid {self.process.pid}: {' '.join(self.command)}")
+
+    def kill(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.note(f"killed process group {self.process.pid}")
+            self.process = None
+
+    def close(self) -> None:
+        """End of the match: `salir`, wait briefly for `listo` and the exit,
+        then kill the group whatever happened (children included)."""
+        if self.process is None:
+            return
+        try:
+            self.send("salir")
+            self.read_line(QUIT_GRACE)
+            self.process.exit_status(QUIT_GRACE)
+        except Forfeit:
+            pass
+        self.kill()
+        if self.log is not None:
+            self.log.flush()
+
+    # ------------------------------------------------------------ wire
+
+    def send(self, line: str) -> None:
+        self._log("> " + line)
+        try:
+            self.process.write_line(line)
+        except Closed:
+            raise self.crashed() from None
+
+    def crashed(self) -> Forfeit:
+        status = self.process.exit_status(0.2)
+        if status is None:
+            return Forfeit(CRASH, "end of output")
+        detail = f"end of output, exit status {status}"
+        last = self.process.last_words()
+        if last:
+            detail += f" ({last[-1]})"
+        return Forfeit(CRASH, detail)
+
+    def read_line(self, timeout: Optional[float]) -> str:
+        """The next line of stdout; raises Forfeit on end of output, a line
+        too long, or no line before `timeout` seconds."""
+        try:
+            text = self.process.read_line(timeout)
+        except Silent:
+            raise Forfeit(TIMEOUT, f"no answer within {timeout:.3f} s") from None
+        except Overlong:
+            raise Forfeit(GARBAGE, f"a line longer than {MAX_LINE} bytes") from None
+        except Closed:
+            raise self.crashed() from None
+        self._log("< " + text)
+        return text
+
+    def check_quiet(self) -> None:
+        unread = self.process.unread_output()
+        if unread:
+            shown = protocol.quote(unread.decode("utf-8", "replace"), 40)
+            raise Forfeit(GARBAGE, f"unexpected output {shown}")
+
+    # ------------------------------------------------------------ seat
+
+    def start(self, board: Board, me: int, colour: str) -> None:
+        if self.process is None or not self.process.alive:
+            self.kill()
+            self.spawn()
+        self.process.new_game()
+        self.check_quiet()
+        self.send(protocol.colours_line(colour))
+        self.send(protocol.sizes_line(board.columns, board.rows, board.c, board.p))
+        my_turn = board.side_to_move == me
+        self.send(protocol.first_line(my_turn, board.moves()))
+        self.answer_owed = my_turn
+
+    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+        self.answer_owed = False
+        if last is not None:
+            # after `vos` the answer comes unasked; anything before a column we send is extra
+            self.check_quiet()
+            self.send(str(last))
+        line = self.read_line(timeout)
+        self.startup = 0.0
+        try:
+            return protocol.parse_answer(line)
+        except protocol.ProtocolError as error:
+            raise Forfeit(GARBAGE, str(error)) from None
+
+    def tell(self, word: str) -> None:
+        try:
+            if self.answer_owed:
+                # the opponent forfeited before this player's first move was
+                # asked for: take the move off the wire so it is not mistaken
+                # for extra output at the next game
+                self.answer_owed = False
+                self.read_line(QUIT_GRACE)
+            self.send(word)
+        except Forfeit:
+            self.note("could not tell the result: the player has gone")
+
+    def forfeited(self) -> None:
+        self.restarts += 1
+        self.kill()

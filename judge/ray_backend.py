@@ -1,0 +1,181 @@
+"""`clinea judge --ray [ADDRESS]`: the schedule played on a Ray cluster.
+
+Each local worker of clinea.judge.tournament.Runner becomes a Ray actor, a
+"table" that owns one process per player and keeps it from game to game, as
+the local worker does; the driver hands every idle table the next game and
+logs each result the moment it comes back, through the same `on_record` as a
+local run, so records, results file, tally and --resume are the same.
+
+A table whose process dies mid-game (a node lost, a worker killed) is
+restarted by Ray, which replays the game it was playing: the driver receives
+exactly one result per game, so nothing is lost or counted twice.
+
+Player programs run on whichever node hosts the table, from the driver's
+working directory, so a relative path such as `players/random` must exist
+there on every node (a shared file system or the same checkout everywhere),
+or the job carries its directory in Ray's runtime environment
+(`ray job submit --working-dir .`, or `runtime_env={"working_dir": ...}`),
+in which case each node runs them from its own copy. Before the first game
+every node tries to start every program, and the run stops with the list of
+those that cannot start.
+"""
+from __future__ import annotations
+
+import collections
+import os
+import signal
+import subprocess
+import threading
+import time
+from typing import Callable, Iterable, Optional, Sequence
+
+from clinea.judge.process_seat import STARTUP_GRACE
+from clinea.judge.record import GameRecord
+from clinea.judge.referee import Clock
+from clinea.judge.tournament import GameSpec, Player, Runner, close_seats
+from clinea.ray_cluster import cluster_cpus, joined, nodes
+
+# How often Ray restarts a table that died and replays its game; more
+# failures than that in one run mean something other than bad luck.
+RESTARTS = 3
+# How often the driver looks up from waiting, so Ctrl-C and SPRT are seen.
+POLL = 0.5
+
+
+class ProgramUnavailable(SystemExit):
+    """Some node cannot start some player program: the run cannot start."""
+
+
+class Table:
+    """One worker of the schedule, on whichever node Ray chooses."""
+
+    def __init__(self, players: Sequence[Player], size, clock_factory: Callable[[], Clock],
+                 concurrency: int, log_dir: Optional[str], index: int, cwd: Optional[str]):
+        if cwd is not None:
+            os.chdir(cwd)
+        self.runner = Runner(players, size, clock_factory, concurrency, log_dir)
+        self.seats, self.logs = self.runner.seats_for_worker(index)
+
+    def play(self, spec: GameSpec) -> GameRecord:
+        return self.runner.play(self.seats, spec)
+
+    def close(self) -> None:
+        close_seats(self.seats, self.logs)
+
+
+def unstartable(commands: dict[str, list[str]], cwd: Optional[str]) -> dict[str, str]:
+    """{player: why} for the programs this node cannot start.
+
+    A program counts as started when it is still running after the judge's
+    start-up grace, waiting for its first line, or has exited cleanly by
+    then; it fails when it cannot be executed or dies with an error status
+    (a missing interpreter or module, a wrong path)."""
+    failures: dict[str, str] = {}
+    started = {}
+    for name, command in commands.items():
+        try:
+            started[name] = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                             stderr=subprocess.PIPE, cwd=cwd, start_new_session=True)
+        except OSError as error:
+            failures[name] = f"cannot start {command[0]!r}: {error.strerror}"
+    deadline = time.monotonic() + STARTUP_GRACE
+    for name, proc in started.items():
+        try:
+            status = proc.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            status = 0
+        try:  # the probe runs in a session of its own: its group is all it started
+            os.killpg(proc.pid, signal.SIGKILL)
+        except ProcessLookupError:
+            pass
+        proc.wait()
+        if status != 0:
+            said = proc.stderr.read().decode("utf-8", "replace").strip().splitlines()
+            failures[name] = f"{commands[name][0]!r} exited with status {status}" + (f" ({said[-1]})" if said else "")
+        proc.stdin.close()
+        proc.stderr.close()
+    return failures
+
+
+def program_cwd(ray) -> Optional[str]:
+    """Where the tables start the programs: the driver's directory, unless
+    the job ships a working directory, which each node unpacks itself."""
+    if "working_dir" in (ray.get_runtime_context().runtime_env or {}):
+        return None
+    return os.getcwd()
+
+
+def check_nodes(ray, players: Sequence[Player], cwd: Optional[str]) -> None:
+    """Raises ProgramUnavailable naming every (node, player) that fails."""
+    from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
+
+    commands = {player.name: player.command for player in players}
+    task = ray.remote(num_cpus=0)(unstartable)
+    pending = {
+        task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
+        .remote(commands, cwd): node["NodeManagerAddress"]
+        for node in nodes(ray)}
+    problems = []
+    for ref, address in pending.items():
+        for name, why in sorted(ray.get(ref).items()):
+            problems.append(f"  player {name} on node {address}: {why}")
+    if problems:
+        where = f"from {cwd}" if cwd else "from the job's working directory"
+        raise ProgramUnavailable("clinea judge: some nodes cannot start the players "
+                                 f"({where}; see `clinea judge --help` on --ray):\n" + "\n".join(problems))
+
+
+class RayRunner:
+    """The local Runner's `run(specs, on_record)` and `stop`, on Ray tables.
+
+    `concurrency` None means one table per CPU of the cluster."""
+
+    def __init__(self, address: Optional[str], players: Sequence[Player], size,
+                 clock_factory: Callable[[], Clock], concurrency: Optional[int] = None,
+                 log_dir: Optional[str] = None):
+        self.address = address
+        self.players = list(players)
+        self.size = size
+        self.clock_factory = clock_factory
+        self.concurrency = concurrency
+        self.log_dir = log_dir
+        self.stop = threading.Event()
+
+    def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
+        """Plays `specs`, calling `on_record` in this thread as each game
+        ends; after `stop` is set, the games in flight finish and no other
+        starts. On any exception (Ctrl-C included) the tables are killed and
+        their games in flight dropped: the finished ones are already logged."""
+        specs = list(specs)  # the deal needs the count; a cluster's run is not a million games
+        if not specs:
+            return
+        with joined(self.address) as ray:
+            cwd = program_cwd(ray)
+            check_nodes(ray, self.players, cwd)
+            # more tables than CPUs would wait for CPUs that never come
+            count = min(self.concurrency or cluster_cpus(ray), cluster_cpus(ray), len(specs))
+            remote_table = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(Table)
+            tables = [remote_table.remote(self.players, self.size, self.clock_factory, count, self.log_dir,
+                                          index, cwd) for index in range(count)]
+            try:
+                self._deal(ray, tables, specs, on_record)
+                ray.get([table.close.remote() for table in tables])
+            finally:
+                for table in tables:
+                    ray.kill(table)
+
+    def _deal(self, ray, tables, specs, on_record) -> None:
+        todo = collections.deque(specs)
+        idle = list(tables)
+        playing: dict = {}  # result ref -> (table, spec)
+        while True:
+            while idle and todo and not self.stop.is_set():
+                table, spec = idle.pop(), todo.popleft()
+                playing[table.play.remote(spec)] = (table, spec)
+            if not playing:
+                return
+            done, _ = ray.wait(list(playing), num_returns=1, timeout=POLL)
+            for ref in done:
+                table, spec = playing.pop(ref)
+                on_record(ray.get(ref))
+                idle.append(table)

@@ -1,0 +1,113 @@
+"""Runs that go wrong from the outside: results files that are not what they
+should be, --resume on the wrong file, an interrupted run, an SPRT decided
+while other games are still being played, a bad program string."""
+import signal
+import subprocess
+import time
+
+import pytest
+
+from judge_helpers import C_LINEA, bot, records, run_judge
+
+RANDOM = bot("random_bot.py")
+MATCH = ["--blue_player", *RANDOM, "--red_player", *RANDOM, "--columns", "5", "--rows", "4", "--c", "3",
+         "--seed", "5", "--quiet"]
+
+
+def a_run(path, games=4):
+    done = run_judge([*MATCH, "--iterations", str(games), "--results", str(path)])
+    assert done.returncode == 0, done.stderr
+    return path.read_text()
+
+
+def refused(args, message):
+    done = run_judge(args)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert message in done.stderr and "Traceback" not in done.stderr
+    return done
+
+
+def test_a_corrupt_line_in_the_middle_is_named_and_nothing_is_dropped(tmp_path):
+    path = tmp_path / "r.jsonl"
+    lines = a_run(path).splitlines(keepends=True)
+    lines[2] = '{"id": "1", "moves": [1,\n'
+    damaged = "".join(lines)
+    path.write_text(damaged)
+    refused(["--resume", str(path)], "line 3 is not a game record")
+    assert path.read_text() == damaged
+
+
+@pytest.mark.parametrize("content,message", [
+    ("not json\n", "line 1 is not JSON"),
+    ('{"type": "game", "id": "0"}\n', "line 1 is not a run header"),
+    ('[1, 2, 3]\n', "line 1 is not a run header"),
+])
+def test_a_corrupt_header_is_refused_before_any_game(tmp_path, content, message):
+    path = tmp_path / "r.jsonl"
+    path.write_text(content)
+    for option in ("--resume", "--results"):
+        refused([*MATCH, option, str(path)] if option == "--results" else [option, str(path)], message)
+    assert path.read_text() == content
+
+
+def test_results_in_a_directory_that_is_not_there_or_that_is_a_directory(tmp_path):
+    refused([*MATCH, "--results", str(tmp_path)], "is a directory")
+    refused([*MATCH, "--results", str(tmp_path / "no" / "r.jsonl")], "no such directory")
+
+
+@pytest.mark.parametrize("content", [None, "", '{"type": "run", "argv": []}\n'])
+def test_resume_of_nothing_is_refused_and_writes_nothing(tmp_path, content):
+    path = tmp_path / "r.jsonl"
+    if content is not None:
+        path.write_text(content)
+    message = "no player programs" if content else "there is no run to resume"
+    refused(["--resume", str(path)], message)
+    assert (path.read_text() if content is not None else None) == content
+
+
+def test_resume_with_other_settings_or_results_of_another_run_is_refused_naming_the_difference(tmp_path):
+    path = tmp_path / "r.jsonl"
+    before = a_run(path)
+    refused(["--resume", str(path), "--columns", "6"], "board: [5, 4, 3, 21] in the file, [6, 4, 3, 21] now")
+    refused([*MATCH, "--iterations", "8", "--results", str(path)], "iterations: 4 in the file, 8 now")
+    refused(["--blue_player", *bot("misbehave.py", "negative"), *MATCH[2:], "--iterations", "4",
+             "--resume", str(path)], "players:")
+    assert path.read_text() == before
+    # the same run again is a resume: nothing to play, nothing written
+    done = run_judge([*MATCH, "--iterations", "4", "--results", str(path)])
+    assert done.returncode == 0 and path.read_text() == before and done.stdout.startswith("4 games")
+
+
+def test_an_unbalanced_quote_is_an_error_message(tmp_path):
+    refused(["--player", f'a={RANDOM[0]} "5', "--player", f"b={RANDOM[0]}"], "no closing quotation")
+
+
+@pytest.mark.parametrize("results", [False, True])
+def test_ctrl_c_prints_the_partial_tally_and_says_only_what_is_true(tmp_path, results):
+    path = tmp_path / "r.jsonl"
+    args = [*MATCH, "--iterations", "100000"] + (["--results", str(path)] if results else [])
+    judge = subprocess.Popen([C_LINEA, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    time.sleep(2.0)
+    judge.send_signal(signal.SIGINT)
+    out, err = judge.communicate(timeout=20)
+    assert judge.returncode == 130
+    finished = int(out.split()[0])
+    assert out.startswith(f"{finished} games") and "azul: +" in out
+    if results:
+        assert f"they are in {path}" in err and len(records(path)) == finished
+    else:
+        assert "no --results file keeps them" in err and "results file" not in err.replace("--results file", "")
+
+
+def test_an_sprt_decided_with_games_in_flight_stays_decided(tmp_path):
+    path = tmp_path / "r.jsonl"
+    done = run_judge(["--player", f"good={RANDOM[0]}", "--player", f"bad={bot('misbehave.py', 'negative')[0]}",
+                      "--iterations", "200", "--sprt", "0", "100", "0.05", "0.05", "--concurrency", "2",
+                      "--results", str(path), "--quiet"])
+    assert done.returncode == 0, done.stderr
+    played = len(records(path))
+    sprt = [line for line in done.stdout.splitlines() if line.startswith("SPRT")]
+    assert len(sprt) == 1 and "H1 accepted after" in sprt[0], done.stdout
+    decided = int(sprt[0].split("after ")[1].split()[0])
+    assert decided <= played < 200
+    assert (f"{played - decided} more game(s) were in flight" in sprt[0]) == (played > decided)

@@ -407,7 +407,7 @@ cdef class Board:
         return cls(columns, rows, c, p).play_moves(parse_moves(text, columns))
 
     @classmethod
-    def from_grid(cls, grid, c=4, p=None, columns=None, mark=None, top_first=True) -> "Board":
+    def from_grid(cls, grid, c=4, p=None, columns=None, mark=None, top_first=True) -> Board:
         """A board holding the stones of `grid`: rows of cells (0 empty, 1 the
         first player, 2 the second) or, with `columns` given, the same rows
         laid end to end in one flat list, as Kaggle's `observation.board`.

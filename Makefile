@@ -35,7 +35,15 @@ run: install
 		--player random=players/random --iterations 100 --columns 7 --rows 6 --c 4 --p 21 \
 		--concurrency 2 --seed 1
 
-test: install
+# The suite plays real games through the optional integrations, so the test
+# set-up installs their extras too (make and make run stay without them).
+# Only a change of the declared dependencies re-runs it: resolving
+# kaggle-environments' tree takes minutes, rebuilding the core does not need it.
+$(VENV)/.extras: pyproject.toml | $(VENV)/.installed
+	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel]"
+	touch $@
+
+test: install $(VENV)/.extras
 	$(PY) -m pytest -q
 
 bench: install

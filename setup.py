@@ -20,6 +20,7 @@ PACKAGES = {
     "clinea.players": "players",
     "clinea.judge": "judge",
     "clinea.training": "training",
+    "clinea.integrations": "clinea/integrations",
 }
 
 

@@ -17,6 +17,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("clinea.players.registry", "run a player (random, greedy, strong, ...) on stdin/stdout"),
     "judge": ("clinea.judge.cli", "referee games between player programs (course judge flags), tournaments, SPRT"),
     "solve": ("clinea.solve", "exact scores of positions read one per line"),
+    "export": ("clinea.export", "write a player as a single-file Kaggle ConnectX agent (pure Python)"),
+    "analyze": ("clinea.analyze", "replay judged games with the solver: every move's value, the blunders, a plot"),
     "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
 }
 

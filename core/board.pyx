@@ -24,6 +24,9 @@ MAX_SIDE = 128
 """Largest number of columns or rows a board may have."""
 MAX_TOKENS = 1 << 30
 """Largest c or p accepted (anything above the board's size behaves the same)."""
+REPLAY_BUDGET = 1 << 20
+"""Dead-end positions `from_grid` explores before it calls a grid hopeless:
+positions from real games need none or a handful."""
 
 cdef enum:
     C_MAX_SIDE = 128
@@ -403,6 +406,96 @@ cdef class Board:
         columns, numbers separated by commas or spaces ("10,3,4")."""
         return cls(columns, rows, c, p).play_moves(parse_moves(text, columns))
 
+    @classmethod
+    def from_grid(cls, grid, c=4, p=None, columns=None, mark=None, top_first=True) -> Board:
+        """A board holding the stones of `grid`: rows of cells (0 empty, 1 the
+        first player, 2 the second) or, with `columns` given, the same rows
+        laid end to end in one flat list, as Kaggle's `observation.board`.
+        `top_first`: the first row is the top one, as Kaggle, OpenSpiel and
+        `render` show a board (False: bottom first, as `grid()` returns).
+        `mark` (1 or 2), when given, must be the side to move.
+
+        The board gets a move history that reaches the grid without an
+        earlier win (found by a search that remembers dead ends); raises
+        ValueError naming what is wrong when the grid cannot arise in a game:
+        values other than 0/1/2, ragged rows, stones floating over empty
+        cells, stone counts that do not alternate, more than 2p stones."""
+        if columns is not None:
+            columns = _check_range("columns", columns, 1, MAX_SIDE)
+            cells = list(grid)
+            if not cells or len(cells) % columns:
+                raise ValueError(f"a flat grid of {len(cells)} cells does not split into rows of {columns} columns")
+            rows_list = [cells[i:i + columns] for i in range(0, len(cells), columns)]
+        else:
+            rows_list = [list(row) for row in grid]
+            if not rows_list or not rows_list[0]:
+                raise ValueError("an empty grid: need at least one row of at least one cell")
+            columns = len(rows_list[0])
+            for index, row in enumerate(rows_list):
+                if len(row) != columns:
+                    raise ValueError(f"row {index} has {len(row)} cells, row 0 has {columns}")
+        if top_first:
+            rows_list.reverse()
+        board = cls(columns, len(rows_list), c, p)
+        # stacks[col]: the column's stones from the bottom, ending at its first empty cell
+        stacks = [[] for _ in range(columns)]
+        for col in range(columns):
+            for row, values in enumerate(rows_list):
+                value = values[col]
+                if isinstance(value, bool) or value not in (0, 1, 2):
+                    raise ValueError(f"cell (column {col}, row {row} from the bottom) is {value!r}: allowed 0, 1, 2")
+                if value and len(stacks[col]) < row:
+                    raise ValueError(f"the stone at column {col}, row {row} from the bottom floats over an empty cell")
+                if value:
+                    stacks[col].append(value - 1)
+        counts = [sum(stack.count(who) for stack in stacks) for who in (0, 1)]
+        if counts[0] - counts[1] not in (0, 1):
+            raise ValueError(f"{counts[0]} stones of player 1 and {counts[1]} of player 2: "
+                             "the first player has as many stones as the second, or one more")
+        to_move = counts[0] - counts[1]
+        if mark is not None and mark != to_move + 1:
+            raise ValueError(f"mark {mark!r} is not the side to move: the stones say player {to_move + 1} moves")
+        if counts[0] + counts[1] > board.max_moves:
+            raise ValueError(f"{counts[0] + counts[1]} stones: more than the {board.max_moves} a game allows")
+        if not board._replay_stacks(stacks, counts[0] + counts[1]):
+            raise ValueError("no order of moves reaches this grid without a win before its last stone")
+        return board
+
+    def _replay_stacks(self, stacks, int total) -> bool:
+        """Plays the stones of `stacks` (each column's players from the
+        bottom) in an order that ends at the grid with nobody winning before
+        the last stone: a depth-first search, iterative so that big boards
+        do not hit the recursion limit, that remembers the positions found
+        to lead nowhere, so each is tried once (and at most REPLAY_BUDGET).
+        Leaves the board at the grid and returns True, or empty and False."""
+        cdef int col, who
+        dead = set()
+        next_column = [0]  # per depth, the next column to try
+        while next_column:
+            if self.moves_played == total:
+                return True
+            who = self.moves_played & 1
+            col = next_column[len(next_column) - 1]  # no [-1]: this module turns wraparound off
+            while col < self.g.columns:
+                if (self.heights[col] < len(stacks[col]) and stacks[col][self.heights[col]] == who
+                        and not (self.moves_played + 1 < total and self.c_wins_with(col))):
+                    self.c_play(col)
+                    if self.c_key() not in dead:
+                        break
+                    self.c_undo()
+                col += 1
+            if col < self.g.columns:
+                next_column[len(next_column) - 1] = col + 1
+                next_column.append(0)
+                continue
+            next_column.pop()
+            if next_column:
+                dead.add(self.c_key())
+                if len(dead) > REPLAY_BUDGET:
+                    raise ValueError(f"gave up finding an order of moves for this grid after {REPLAY_BUDGET} positions")
+                self.c_undo()
+        return False
+
     def to_string(self) -> str:
         """The moves in the notation `from_string` reads."""
         if self.g.columns <= 9:
@@ -441,16 +534,17 @@ def _rebuild(columns, rows, c, p, moves):
 
 
 def parse_moves(text: str, columns: int) -> list[int]:
-    """1-based move text to 0-based columns. Digits when there are no
-    separators, else numbers separated by commas or blanks; an empty number
-    (`1,,2`, `1,2,`, `,`) is an error, not skipped. Raises ValueError naming
-    the offending position."""
+    """1-based move text to 0-based columns: numbers separated by commas or
+    blanks, or digits without separators on boards of up to 9 columns (on
+    wider ones a lone number is one move: "10" is column 10, as `to_string`
+    writes a one-move game); an empty number (`1,,2`, `1,2,`, `,`) is an
+    error, not skipped. Raises ValueError naming the offending position."""
     text = text.strip()
     if not text:
         return []
     if "," in text:
         tokens = [t.strip() for t in text.split(",")]
-    elif " " in text:
+    elif " " in text or columns > 9:
         tokens = text.split()
     else:
         tokens = list(text)

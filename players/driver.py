@@ -184,6 +184,26 @@ def main_for(bot_class: type[Bot], argv: list[str] | None = None, program: str |
     return _start(bot, args, program)
 
 
+class _OptionError(ValueError):
+    pass
+
+
+def bot_from_options(bot_class: type[Bot], argv: list[str], program: str | None = None) -> Bot:
+    """The bot its player program would run with the options `argv`, for
+    code that plays bots in process; bad options raise ValueError (with
+    the message the program would print) instead of exiting."""
+    parser = build_parser(bot_class, program or f"clinea-{bot_class.name}")
+
+    def refuse(message: str):
+        raise _OptionError(f"{parser.prog}: {message}")
+
+    parser.error = refuse
+    args = parser.parse_args(argv)
+    bot = bot_class.from_args(args)
+    bot.verbose = args.verbose
+    return bot
+
+
 def run(choose: Callable[[Board], int] | Bot, argv: list[str] | None = None) -> int:
     """Makes a complete player of a function `choose(board) -> column` or a Bot:
     the one call a drop-in script needs (see players/example_bot.py)."""

@@ -31,6 +31,8 @@ BUILTIN: dict[str, str] = {
     "randomized_minimax": "clinea.players.randomized_minimax_player:RandomizedMinimaxBot",
     "minimax": "clinea.players.minimax_player:MinimaxBot",
     "alphabeta": "clinea.players.alphabeta_player:AlphabetaBot",
+    "kaggle": "clinea.integrations.kaggle_player:KaggleAgentBot",
+    "openspiel_mcts": "clinea.integrations.openspiel_mcts_player:OpenSpielMCTSBot",
 }
 ENTRY_POINT_GROUP = "clinea.players"
 COMMAND_PREFIX = "clinea-"  # clinea-strong runs the player strong
@@ -73,7 +75,8 @@ def load_file(path: str) -> type[Bot]:
         return own[-1]
     choose = getattr(module, "choose", None)
     if not callable(choose):
-        raise ValueError(f"{path} defines neither a Bot subclass nor a choose(board) function")
+        raise ValueError(f"{path} defines neither a Bot subclass nor a choose(board) function "
+                         f"(a Kaggle agent file runs as: clinea play kaggle {path})")
 
     class FileBot(FunctionBot):
         __doc__ = (module.__doc__ or f"The bot in {path}.").strip()

@@ -15,6 +15,8 @@ PLAYERS_DIR = REPO / "players"
 FAST_OPTIONS: dict[str, list[str]] = {
     "strong": ["--time-per-move", "0.05"],
     "evaluator": ["--depth", "2"],
+    "kaggle": [str(REPO / "tests" / "bots" / "kaggle_agent.py")],
+    "openspiel_mcts": ["--simulations", "50"],
 }
 # Exact searchers cannot finish an early position of most games in test time: they play
 # whole games on tiny boards, and every other board from a random opening

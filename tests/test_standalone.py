@@ -48,7 +48,8 @@ def test_a_player_reached_through_a_chain_of_links_runs_with_the_repository_venv
     link.symlink_to(PLAYERS / "strong")
     judge_link = tmp_path / "bin" / "c_linea"
     judge_link.symlink_to(C_LINEA)
-    results = tmp_path / "games.jsonl"
+    # a results file per run: the judge refuses to append another run's games to one
+    results = tmp_path / f"games-{len(list(tmp_path.glob('games-*.jsonl')))}.jsonl"
     done = subprocess.run([str(judge_link), "--blue_player", f"{link} --time-per-move 0.05",
                            "--red_player", str(PLAYERS / "random"), "--iterations", "2", "--first", "azul",
                            "--results", str(results)],
@@ -118,7 +119,8 @@ def test_clinea_play_runs_a_bot_file(tmp_path, name):
     path.write_text(textwrap.dedent(FILE_BOTS[name]))
     # a bot that always plays the rightmost legal column, moving first on 4x4 c=4:
     # its first four moves fill column 3 bottom-up, whatever the opponent does
-    results = tmp_path / "games.jsonl"
+    # a results file per run: the judge refuses to append another run's games to one
+    results = tmp_path / f"games-{len(list(tmp_path.glob('games-*.jsonl')))}.jsonl"
     done = run_judge(["--blue_player", str(BIN / "clinea"), "play", str(path), "--red_player", *bot("random_bot.py"),
                       "--columns", "4", "--rows", "4", "--c", "4", "--first", "azul", "--iterations", "2",
                       "--results", str(results)], timeout=60)
@@ -171,7 +173,8 @@ def test_a_package_registers_a_player_through_entry_points(tmp_path):
     assert listed.returncode == 0 and re.search(r"^plugbot\s+plugbots:Leftmost$", listed.stdout, flags=re.M)
     assert re.search(r"^strong\s", listed.stdout, flags=re.M)
     # named in the judge as a registered player, beside a built-in one
-    results = tmp_path / "games.jsonl"
+    # a results file per run: the judge refuses to append another run's games to one
+    results = tmp_path / f"games-{len(list(tmp_path.glob('games-*.jsonl')))}.jsonl"
     done = run_judge(["--player", "plugbot", "--player", "random", "--iterations", "2",
                       "--results", str(results)], timeout=60, env=env)
     assert done.returncode == 0, done.stderr

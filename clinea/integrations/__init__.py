@@ -1,0 +1,22 @@
+"""Bridges to the ecosystem: Kaggle's ConnectX (`clinea.integrations.kaggle`)
+and OpenSpiel (`clinea.integrations.openspiel`). Each needs its optional
+extra (`pip install 'clinea[kaggle]'`, `'clinea[openspiel]'`); the core
+install stays small without them.
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+
+class MissingExtra(ImportError):
+    """An optional package an integration needs is not installed."""
+
+
+def require(module: str, extra: str) -> ModuleType:
+    """Imports `module`, or raises MissingExtra with the one command that
+    installs it: the error a user without the extra sees."""
+    try:
+        return importlib.import_module(module)
+    except ImportError as error:
+        raise MissingExtra(f"{module} is not installed ({error}): pip install 'clinea[{extra}]'") from None

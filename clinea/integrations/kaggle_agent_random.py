@@ -1,0 +1,8 @@
+"""clinea's random player as a single-file Kaggle ConnectX agent: pure
+Python, no clinea (written by `clinea export kaggle random`). It plays a
+uniformly random open column, as clinea's random player does."""
+import random
+
+
+def agent(observation, configuration):
+    return random.choice([col for col in range(configuration.columns) if observation.board[col] == 0])

@@ -1,0 +1,104 @@
+"""kaggle: a Kaggle ConnectX agent as a clinea player, so `clinea judge`
+and the course judge can play it.
+
+    clinea play kaggle negamax                 # Kaggle's built-in agents
+    clinea play kaggle my_submission.py        # a file defining agent(obs, config)
+    clinea judge --blue_player players/kaggle negamax --red_player players/strong
+
+A file agent is found as Kaggle finds it: the function `agent` if the file
+defines one, else the last callable the file defines. It needs nothing but
+clinea; Kaggle's built-in "negamax" and "random" need kaggle-environments
+(`pip install 'clinea[kaggle]'`). ConnectX has no token limit: on a game
+with fewer tokens than cells the agent plays as if the board could fill.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import os
+import sys
+from typing import Any, Callable
+
+from clinea.core import Board
+from clinea.integrations import require
+from clinea.integrations.kaggle import kaggle_board
+from clinea.players.bot import Bot
+from clinea.players.driver import main_for
+
+KAGGLE_BUILTIN = ("negamax", "random")
+#: what ConnectX's configuration says about time (seconds), shown to agents
+#: that budget their thinking by it
+ACT_TIMEOUT = 2.0
+OVERAGE_TIME = 60.0
+
+
+class Struct(dict):
+    """A dict whose keys read as attributes: what Kaggle passes to agents
+    (they use both `obs.board` and `obs["board"]`)."""
+
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return self[name]
+        except KeyError:
+            raise AttributeError(name) from None
+
+
+def load_agent(source: str) -> Callable:
+    """Kaggle's built-in agent `source` ("negamax", "random"), or the agent
+    the Python file `source` defines. Raises ValueError naming the problem."""
+    if source in KAGGLE_BUILTIN:
+        connectx = require("kaggle_environments.envs.connectx.connectx", "kaggle")
+        return connectx.agents[source]
+    if not (source.endswith(".py") and os.path.isfile(source)):
+        raise ValueError(f"agent {source!r} is neither one of Kaggle's ({', '.join(KAGGLE_BUILTIN)}) "
+                         "nor a .py file")
+    name = os.path.splitext(os.path.basename(source))[0]
+    spec = importlib.util.spec_from_file_location(f"kaggle_agent_{name}", os.path.abspath(source))
+    module = importlib.util.module_from_spec(spec)
+    sys.path.insert(0, os.path.dirname(os.path.abspath(source)))  # its own helper modules, as on Kaggle
+    spec.loader.exec_module(module)
+    if callable(getattr(module, "agent", None)):
+        return module.agent
+    found = [value for value in vars(module).values() if callable(value)]
+    if not found:
+        raise ValueError(f"{source} defines no agent(observation, configuration) function")
+    return found[-1]
+
+
+class KaggleAgentBot(Bot):
+    """A Kaggle ConnectX agent: Kaggle's negamax or random, or a file's agent."""
+
+    name = "kaggle"
+
+    def __init__(self, agent: Callable | str):
+        self.agent = load_agent(agent) if isinstance(agent, str) else agent
+        self.name = agent if isinstance(agent, str) else getattr(agent, "__name__", "kaggle")
+
+    def choose(self, board: Board) -> int:
+        observation = Struct(board=kaggle_board(board), mark=board.side_to_move + 1,
+                             step=board.moves_played, remainingOverageTime=OVERAGE_TIME)
+        configuration = Struct(rows=board.rows, columns=board.columns, inarow=board.c,
+                               actTimeout=ACT_TIMEOUT, timeout=ACT_TIMEOUT, episodeSteps=1000)
+        arguments = [observation, configuration]
+        code = getattr(self.agent, "__code__", None)
+        if code is not None:  # Kaggle passes only as many arguments as the function takes
+            arguments = arguments[:code.co_argcount]
+        return self.agent(*arguments)
+
+    @classmethod
+    def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
+        parser.add_argument("agent", help=f"one of Kaggle's agents ({', '.join(KAGGLE_BUILTIN)}) or a .py file "
+                                          "defining agent(observation, configuration)")
+        parser.epilog = ("examples:\n  clinea play kaggle negamax\n"
+                         "  clinea judge --blue_player players/kaggle my_agent.py --red_player players/strong")
+
+    @classmethod
+    def from_args(cls, args: argparse.Namespace) -> "KaggleAgentBot":
+        try:
+            return cls(args.agent)
+        except (ImportError, SyntaxError) as error:  # a missing extra, a broken file: one line, not a trace
+            raise ValueError(str(error)) from None
+
+
+def main(argv: list[str] | None = None) -> int:
+    return main_for(KaggleAgentBot, argv)

@@ -1,0 +1,73 @@
+"""Any clinea player as an OpenSpiel bot, on `connect_four` of any size.
+
+    import pyspiel
+    from clinea.integrations.openspiel import as_spiel_bot
+
+    game = pyspiel.load_game("connect_four", {"columns": 7, "rows": 6, "x_in_row": 4})
+    mcts = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 1000, 100, False, 0, False)
+    returns = pyspiel.evaluate_bots(game.new_initial_state(), [as_spiel_bot("strong"), mcts], 0)
+
+OpenSpiel's actions on connect_four are the 0-based columns and its state
+keeps the move history, so positions convert exactly. Its game has no token
+limit: a clinea game with fewer tokens than cells is not one OpenSpiel plays.
+"""
+from __future__ import annotations
+
+from clinea.core import Board
+from clinea.integrations import require
+from clinea.players.game_follower import GameFollower
+from clinea.players.make_bot import PlayerSpec, make_bot
+
+pyspiel = require("pyspiel", "openspiel")
+
+GAME = "connect_four"
+
+
+def geometry(game) -> tuple[int, int, int]:
+    """(columns, rows, c) of an OpenSpiel connect_four game."""
+    if game.get_type().short_name != GAME:
+        raise ValueError(f"a clinea bot plays {GAME}, not {game.get_type().short_name!r}")
+    parameters = game.get_parameters()
+    return parameters["columns"], parameters["rows"], parameters["x_in_row"]
+
+
+def board_from_state(state) -> Board:
+    """The clinea position of an OpenSpiel connect_four state."""
+    columns, rows, c = geometry(state.get_game())
+    return Board.from_moves(state.history(), columns, rows, c)
+
+
+def load_game(columns: int, rows: int, c: int):
+    """OpenSpiel's connect_four of that size."""
+    return pyspiel.load_game(GAME, {"columns": columns, "rows": rows, "x_in_row": c})
+
+
+def state_from_board(board: Board):
+    """OpenSpiel's state after the moves of `board` (its token limit, if
+    any, is not OpenSpiel's to know)."""
+    state = load_game(board.columns, board.rows, board.c).new_initial_state()
+    for column in board.moves():
+        state.apply_action(column)
+    return state
+
+
+class SpielBot(pyspiel.Bot):
+    """A clinea bot playing through OpenSpiel's Bot interface."""
+
+    def __init__(self, player: PlayerSpec):
+        pyspiel.Bot.__init__(self)
+        self.bot = make_bot(player)
+        self.follower = GameFollower(self.bot)
+
+    def restart_at(self, state) -> None:
+        self.follower.forget()
+
+    def step(self, state) -> int:
+        return self.follower.move(board_from_state(state))
+
+
+def as_spiel_bot(player: PlayerSpec) -> SpielBot:
+    """An OpenSpiel bot playing as `player`: a Bot, a `choose(board)`
+    function, "NAME [OPTIONS]" of a registered player, "mybot.py", or a
+    protocol program. One object per seat: it remembers its game."""
+    return SpielBot(player)

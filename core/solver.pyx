@@ -6,22 +6,21 @@ Scores
 A score is the exact game value for the side to move, both sides playing
 perfectly, the winner preferring the fastest win and the loser the slowest
 loss. With ``max_moves = min(2p, columns * rows)`` the first player places at
-most ``S = ceil(max_moves / 2) = min(p, ceil(cells / 2))`` stones and the
-second at most ``floor(max_moves / 2)``. If the winner wins by placing its
-k-th stone, the score is
+most ``ceil(max_moves / 2)`` stones and the second at most
+``floor(max_moves / 2)``. A win by the stone played after ``n`` stones are
+down scores
 
-    +(S + 1 - k)   for the side to move when it is the winner,
-    -(S + 1 - k)   when the opponent is the winner,
-    0              for a draw (tokens run out or the board fills).
+    +(max_moves + 1 - n) // 2   for the side to move when it is the winner,
+    -(max_moves + 1 - n) // 2   when the opponent is the winner,
+    0                           for a draw (tokens run out or the board fills),
 
-On 7x6 with p = 21, S = 21 and this is ``22 - k``: exactly the scores of the
-standard test files (``shared/data/pons``). A win is always worth at least
-1: the first player scores 1 when it wins with its last stone, the second
-player at least ``S + 1 - floor(max_moves / 2)`` (1, or 2 when max_moves is
-odd, since the second player then has one stone fewer). Nobody wins before
-its c-th stone, so every score lies in ``[-(S + 1 - c), S + 1 - c]``, and the
-side to move after n moves has placed ``n // 2`` stones, so it scores at most
-``S - n // 2`` (winning with its next stone).
+that is ``S + 1 - k`` when the winner places its k-th stone, S being the
+winner's own maximum number of stones. This is the reference convention
+``(W * H + 1 - n) / 2`` of the standard test files (``22 - k`` on 7x6) on
+every board where p does not bind, odd ones included (7x7: ``26 - k`` for the
+first player, ``25 - k`` for the second), and every win is worth at least 1.
+Nobody wins before its c-th stone, so the side to move after n stones wins
+at best with the stone at ply ``max(n, 2(c-1) + parity)``.
 
 Weak mode answers only the sign (1 win, 0 draw, -1 loss) with the window
 [-1, 1], which prunes far more.
@@ -111,14 +110,19 @@ cdef inline double monotonic() noexcept nogil:
     return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
+cdef inline int score_at(const Search* s, int ply) noexcept nogil:
+    """Score of a win by the stone played after `ply` stones, for its player."""
+    return (s.max_moves + 1 - ply) // 2
+
+
 cdef inline int win_now(const Search* s, int n) noexcept nogil:
     """Score when the side to move wins with its next stone."""
-    return s.stones_first - n // 2
+    return score_at(s, n)
 
 
 cdef inline int lose_now(const Search* s, int n) noexcept nogil:
     """Score when the opponent wins with its next stone."""
-    return -(s.stones_first - (n + 1) // 2)
+    return -score_at(s, n + 1)
 
 
 cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
@@ -127,8 +131,9 @@ cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
     least, and that stone must be within the token limit."""
     cdef int placed = n // 2
     cdef int k = s.c if s.c > placed + 2 else placed + 2
-    if n + 2 * (k - placed - 1) < s.max_moves:
-        return s.stones_first + 1 - k
+    cdef int ply = n + 2 * (k - placed - 1)
+    if ply < s.max_moves:
+        return score_at(s, ply)
     return 0
 
 
@@ -137,8 +142,9 @@ cdef inline int lower_bound(const Search* s, int n, int first_chance) noexcept n
     win is its `first_chance`-th next stone (1, or 2 once no move lets it win at once)."""
     cdef int placed = (n + 1) // 2
     cdef int k = s.c if s.c > placed + first_chance else placed + first_chance
-    if n + 1 + 2 * (k - placed - 1) < s.max_moves:
-        return -(s.stones_first + 1 - k)
+    cdef int ply = n + 1 + 2 * (k - placed - 1)
+    if ply < s.max_moves:
+        return -score_at(s, ply)
     return 0
 
 
@@ -576,7 +582,6 @@ cdef class Solver:
             s.c = board.g.c
             s.stride = board.g.stride
             s.max_moves = board.g.max_moves
-            s.stones_first = (s.max_moves + 1) // 2
             s.near_from = s.max_moves - NEAR_MOVES
             self._choose_book(board)
             s.vertical = board.g.vertical_wins
@@ -615,7 +620,7 @@ cdef class Solver:
         cdef Board work
         if board.winner_ >= 0:
             # the side to move has lost; the winner placed its last stone
-            return -1 if weak else -(s.stones_first + 1 - (n + 1) // 2)
+            return -1 if weak else -score_at(s, n - 1)
         if n >= s.max_moves:
             return 0
         if board.g.bitboard and not self.force_generic:

@@ -67,6 +67,10 @@ SMALL_GAMES = [
     ((3, 3, 4, None), [], None),
     ((4, 3, 3, 1), [], None),
     ((4, 3, 3, 2), [], None),
+    # odd cell counts: the second player places one stone fewer than the first
+    ((5, 3, 3, None), [], None),
+    ((3, 5, 3, None), [], None),
+    ((5, 5, 4, None), [2, 2], 3000),
 ]
 
 
@@ -85,7 +89,7 @@ def test_small_boards_match_the_reference(game, opening, limit):
 
 
 @pytest.mark.parametrize("game, left", [((5, 4, 4, None), 11), ((5, 5, 4, 8), 10), ((6, 5, 4, 9), 8),
-                                        ((7, 6, 4, 7), 7)])
+                                        ((7, 6, 4, 7), 7), ((7, 7, 4, None), 10), ((7, 7, 4, 24), 9)])
 def test_random_deep_positions_match_the_reference(game, left):
     # positions the enumeration above does not reach: random games stopped
     # late enough for the Python reference to finish
@@ -114,7 +118,8 @@ def test_generic_path_matches_bitboard_path(game):
         assert generic.analyze(board, weak=True) == bitboard.analyze(board, weak=True), moves
 
 
-@pytest.mark.parametrize("game, left", [((8, 8, 3, 5), 6), ((9, 7, 4, 6), 6), ((13, 5, 3, 5), 5)])
+@pytest.mark.parametrize("game, left", [((8, 8, 3, 5), 6), ((9, 7, 4, 6), 6), ((13, 5, 3, 5), 5),
+                                        ((9, 9, 4, None), 7)])
 def test_generic_boards_match_the_reference(game, left):
     assert not Board(*game).is_bitboard
     rng = random.Random(7)
@@ -129,6 +134,19 @@ def test_generic_boards_match_the_reference(game, left):
         if board.is_over():
             continue
         assert solver.solve(board) == reference.solve(board.moves()), board.moves()
+
+
+def test_second_player_win_on_7x7_scores_as_the_reference_convention():
+    # 49 cells: the second player places at most 24 stones, so winning with
+    # its 4th after 7 stones scores (49 + 1 - 7) // 2 = 21 = 24 + 1 - 4, not
+    # the first player's 25 + 1 - 4
+    board = Board.from_moves([0, 1, 0, 2, 6, 3, 5], 7, 7, 4)
+    solver = Solver(16)
+    assert board.is_winning_move(4)
+    assert solver.solve(board) == 21
+    assert solver.analyze(board)[4] == 21
+    board.play(4)
+    assert solver.solve(board) == -21
 
 
 def test_finished_games_score_as_the_loss_or_draw_they_are():
@@ -197,7 +215,7 @@ def test_cli_analyze_weak_and_other_games():
     for col in range(10):
         board = Board.from_moves(start, 10, 4, 3, 4)
         if board.is_winning_move(col):
-            expected.append(reference.stones - 1)
+            expected.append((reference.max_moves + 1 - len(start)) // 2)
         else:
             expected.append(-reference.solve(start + [col]))
     assert result.stdout.split() == ["1,10,2", *map(str, expected)]

@@ -307,9 +307,12 @@ cdef inline uint64_t winning_cells(const Search* s, uint64_t stones, uint64_t ma
     return r & (s.cells ^ mask)
 
 
-cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, int beta) noexcept nogil:
+cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, int beta,
+                    uint64_t* chosen=NULL) noexcept nogil:
     """Negamax on bitboards. Precondition: the game is not over and the side
-    to move (stones `cur`) cannot win with its next stone."""
+    to move (stones `cur`) cannot win with its next stone. At the root,
+    `chosen` receives the move (a one-bit mask) that raised alpha or cut off,
+    so neither the book nor the table may answer there without a move."""
     cdef uint64_t possible, opp_win, forced, nonlosing, m, key
     cdef int v, i, j, count, score
     cdef uint64_t moves[64]
@@ -318,7 +321,7 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         return 0
     if n + 1 >= s.max_moves:
         return 0  # its last stone cannot win, and then the game is over
-    if n == s.book.ply:
+    if n == s.book.ply and chosen == NULL:
         v = book_score(&s.book, cur, mask)
         if v != BOOK_MISS:
             return v
@@ -327,11 +330,17 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     forced = possible & opp_win
     if forced:
         if forced & (forced - 1):
+            if chosen != NULL:
+                chosen[0] = forced & -forced
             return lose_now(s, n)  # two threats to block at once
         possible = forced
     nonlosing = possible & ~(opp_win >> 1)  # never play under an opponent's winning cell
     if nonlosing == 0:
+        if chosen != NULL:
+            chosen[0] = possible & -possible  # lost whatever it plays
         return lose_now(s, n)
+    if chosen != NULL:
+        chosen[0] = nonlosing & -nonlosing
     if n + 2 >= s.max_moves:
         return 0  # the opponent's last stone cannot win either
     if nonlosing & (nonlosing - 1) == 0:
@@ -350,9 +359,10 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         tt_prefetch(s, (cur ^ mask) + (mask | nonlosing), n + 1)
         return -bb_negamax(s, cur ^ mask, mask | nonlosing, n + 1, -beta, -alpha)
     key = cur + mask
-    v = narrow_window(s, key, n, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
-    if v != OPEN:
-        return v
+    if chosen == NULL:
+        v = narrow_window(s, key, n, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
+        if v != OPEN:
+            return v
     # Order: most new threats first; a stable insertion keeps centre-first on
     # ties.
     count = 0
@@ -376,10 +386,14 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         if s.aborted:
             return 0
         if v >= beta:
+            if chosen != NULL:
+                chosen[0] = m
             tt_put(s, key, v + 192, n)
             return v
         if v > alpha:
             alpha = v
+            if chosen != NULL:
+                chosen[0] = m
     tt_put(s, key, alpha + 64, n)
     return alpha
 
@@ -664,6 +678,48 @@ cdef class Solver:
                 return None
             scores.append(-value)
         return scores
+
+    def play_value(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+        """``(column, score)``: a column that keeps the exact score (weak: 1
+        win, 0 draw, -1 loss) of `board` for the side to move, and that
+        score; the column is None when the game is over, or, weak, when
+        every move loses. None if the budget ran out.
+
+        One solve of `board` (at the book's ply, a lookup) and one search
+        at the root for a move that reaches its score, in the solver's own
+        move order, rather than a solve of every column as in `analyze`:
+        the moves that lose are never proved to lose."""
+        cdef Search* s = &self.s
+        cdef int n = board.moves_played
+        cdef uint64_t chosen = 0
+        cdef int value, reached
+        self._prepare(board, max_nodes, time_limit)
+        if board.c_is_over():
+            return None, self._solve_position(board, weak)
+        for col in centre_first(board.g.columns):
+            if board.c_can_play(col) and board.c_wins_with(col):
+                return col, 1 if weak else win_now(s, n)
+        if not board.g.bitboard or self.force_generic or n + 1 >= s.max_moves:
+            scores = self.analyze(board, weak, max_nodes, time_limit)
+            if scores is None:
+                return None
+            col = best_column(scores)
+            return col, scores[col]
+        value = self._solve_position(board, weak)
+        if value is None:
+            return None
+        if weak and value < 0:
+            return None, value
+        with nogil:
+            reached = bb_negamax(s, board.bits.current, board.bits.mask, n, value - 1, value, &chosen)
+        if s.aborted:
+            return None
+        if reached < value or chosen == 0:
+            raise AssertionError(f"solver: no move reaches the score {value} of {board!r}")
+        col = 0
+        while not (chosen >> (col * s.stride)) & s.column_mask[0]:
+            col += 1
+        return col, value
 
     def best_move(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
         """A column of best score (the most central among equals, left

@@ -68,9 +68,9 @@ SMALL_GAMES = [
     ((4, 3, 3, 1), [], None),
     ((4, 3, 3, 2), [], None),
     # odd cell counts: the second player places one stone fewer than the first
-    ((5, 3, 3, None), [], None),
-    ((3, 5, 3, None), [], None),
-    ((5, 5, 4, None), [2, 2], 3000),
+    ((5, 3, 3, None), [], 1500),
+    ((3, 5, 3, None), [], 1500),
+    ((5, 5, 4, None), [2, 2], 1500),
 ]
 
 
@@ -89,7 +89,7 @@ def test_small_boards_match_the_reference(game, opening, limit):
 
 
 @pytest.mark.parametrize("game, left", [((5, 4, 4, None), 11), ((5, 5, 4, 8), 10), ((6, 5, 4, 9), 8),
-                                        ((7, 6, 4, 7), 7), ((7, 7, 4, None), 10), ((7, 7, 4, 24), 9)])
+                                        ((7, 6, 4, 7), 7), ((7, 7, 4, None), 8), ((7, 7, 4, 24), 8)])
 def test_random_deep_positions_match_the_reference(game, left):
     # positions the enumeration above does not reach: random games stopped
     # late enough for the Python reference to finish
@@ -108,7 +108,7 @@ def test_random_deep_positions_match_the_reference(game, left):
         assert solver.solve(board) == reference.solve(board.moves()), board.moves()
 
 
-@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 4, 4, 6)])
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 4, 4, 6), (5, 3, 3, None)])
 def test_generic_path_matches_bitboard_path(game):
     bitboard, generic = Solver(16), Solver(16, force_generic=True)
     reference = ReferenceSolver(*game)
@@ -118,8 +118,7 @@ def test_generic_path_matches_bitboard_path(game):
         assert generic.analyze(board, weak=True) == bitboard.analyze(board, weak=True), moves
 
 
-@pytest.mark.parametrize("game, left", [((8, 8, 3, 5), 6), ((9, 7, 4, 6), 6), ((13, 5, 3, 5), 5),
-                                        ((9, 9, 4, None), 7)])
+@pytest.mark.parametrize("game, left", [((8, 8, 3, 5), 6), ((9, 7, 4, 6), 6), ((13, 5, 3, 5), 5)])
 def test_generic_boards_match_the_reference(game, left):
     assert not Board(*game).is_bitboard
     rng = random.Random(7)

@@ -692,7 +692,7 @@ cdef class Solver:
         cdef Search* s = &self.s
         cdef int n = board.moves_played
         cdef uint64_t chosen = 0
-        cdef int value, reached
+        cdef int target, reached
         self._prepare(board, max_nodes, time_limit)
         if board.c_is_over():
             return None, self._solve_position(board, weak)
@@ -710,11 +710,12 @@ cdef class Solver:
             return None
         if weak and value < 0:
             return None, value
+        target = value
         with nogil:
-            reached = bb_negamax(s, board.bits.current, board.bits.mask, n, value - 1, value, &chosen)
+            reached = bb_negamax(s, board.bits.current, board.bits.mask, n, target - 1, target, &chosen)
         if s.aborted:
             return None
-        if reached < value or chosen == 0:
+        if reached < target or chosen == 0:
             raise AssertionError(f"solver: no move reaches the score {value} of {board!r}")
         col = 0
         while not (chosen >> (col * s.stride)) & s.column_mask[0]:

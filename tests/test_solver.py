@@ -225,3 +225,29 @@ def test_cli_analyze_weak_and_other_games():
 def test_cli_help_has_an_example():
     result = run_cli(["--help"], "")
     assert result.returncode == 0 and "example" in result.stdout
+
+
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
+def test_play_value_moves_keep_the_score(game):
+    reference = ReferenceSolver(*game)
+    solver = Solver(16)
+    for moves in reference.reachable(limit=300):
+        expected = reference.solve(moves)
+        for weak in (False, True):
+            board = Board.from_moves(moves, *game)
+            col, value = solver.play_value(board, weak=weak)
+            assert value == (sign(expected) if weak else expected), moves
+            if weak and expected < 0:
+                assert col is None
+                continue
+            board.play(col)
+            if board.winner is not None:
+                after = -((reference.max_moves + 1 - len(moves)) // 2)
+            else:
+                after = 0 if board.is_draw() else reference.solve(board.moves())
+            assert (sign(-after) if weak else -after) == value, (moves, col, weak)
+
+
+def test_play_value_gives_up_when_the_budget_runs_out():
+    board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
+    assert Solver(16).play_value(board, weak=True, max_nodes=1000) is None

@@ -79,7 +79,7 @@ def mcts_bot(pyspiel, game, simulations: int, seed: int):
     return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
 
 
-def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 3) -> float:
+def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 5) -> float:
     """Median seconds of an MCTS move from the empty board."""
     times = []
     for i in range(samples):

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install run test bench bench-solver train reproduce reproduce-quick sdist clean
+.PHONY: install run test bench bench-solver bench-strength train reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -58,6 +58,14 @@ bench: install
 # positions (see benchmarks/solver.py for the answer format it must print).
 bench-solver: install
 	$(PY) benchmarks/solver.py $(if $(AGAINST),--against '$(AGAINST)')
+
+# strong against peers: a perfect 7x6 player from the 49 two-move openings
+# with both colours at 0.05 s a move, and OpenSpiel's C++ MCTS (10000
+# simulations) on 9x8 c5, 10x9 c4 and 14x12 c6 at equal time per move.
+# OpenSpiel is a peer, not a dependency: it goes into .venv only here.
+bench-strength: install
+	$(PIP) install "open_spiel>=1.5"
+	$(PY) benchmarks/strength.py $(STRENGTH_OPTIONS)
 
 # The seed's ten-hour genetic run (population 50, 150 generations), in about
 # half a minute on two cores; writes results/genetic.{json,csv,png}.

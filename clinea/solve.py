@@ -15,8 +15,9 @@ comma with no number on one side (",,", "1,,2", "1,2,") is an invalid line.
 
 output: "<moves> <score>", the score for the side to move: 0 draw,
 (S + 1 - k) when it wins with its k-th stone, -(S + 1 - k) when it loses to
-the opponent's k-th stone, with S = min(p, ceil(columns*rows / 2)) (22 - k on
-7x6). --analyze prints the score of each column instead ("." if full).
+the opponent's k-th stone, S being the winner's own most stones: (m + 1) // 2
+for the first player, m // 2 for the second, m = min(2p, columns*rows)
+(22 - k on 7x6; a win after n stones scores (m + 1 - n) // 2). --analyze prints the score of each column instead ("." if full).
 
 examples:
   clinea solve < tests/data/pons/Test_L3_R1

@@ -18,7 +18,6 @@ cdef struct Search:
     int c
     int stride
     int max_moves
-    int stones_first       # S: the most stones a side can place, = ceil(max_moves / 2)
     bint vertical
     bint horizontal
     bint diagonal

@@ -6,22 +6,21 @@ Scores
 A score is the exact game value for the side to move, both sides playing
 perfectly, the winner preferring the fastest win and the loser the slowest
 loss. With ``max_moves = min(2p, columns * rows)`` the first player places at
-most ``S = ceil(max_moves / 2) = min(p, ceil(cells / 2))`` stones and the
-second at most ``floor(max_moves / 2)``. If the winner wins by placing its
-k-th stone, the score is
+most ``ceil(max_moves / 2)`` stones and the second at most
+``floor(max_moves / 2)``. A win by the stone played after ``n`` stones are
+down scores
 
-    +(S + 1 - k)   for the side to move when it is the winner,
-    -(S + 1 - k)   when the opponent is the winner,
-    0              for a draw (tokens run out or the board fills).
+    +(max_moves + 1 - n) // 2   for the side to move when it is the winner,
+    -(max_moves + 1 - n) // 2   when the opponent is the winner,
+    0                           for a draw (tokens run out or the board fills),
 
-On 7x6 with p = 21, S = 21 and this is ``22 - k``: exactly the scores of the
-standard test files (``shared/data/pons``). A win is always worth at least
-1: the first player scores 1 when it wins with its last stone, the second
-player at least ``S + 1 - floor(max_moves / 2)`` (1, or 2 when max_moves is
-odd, since the second player then has one stone fewer). Nobody wins before
-its c-th stone, so every score lies in ``[-(S + 1 - c), S + 1 - c]``, and the
-side to move after n moves has placed ``n // 2`` stones, so it scores at most
-``S - n // 2`` (winning with its next stone).
+that is ``S + 1 - k`` when the winner places its k-th stone, S being the
+winner's own maximum number of stones. This is the reference convention
+``(W * H + 1 - n) / 2`` of the standard test files (``22 - k`` on 7x6) on
+every board where p does not bind, odd ones included (7x7: ``26 - k`` for the
+first player, ``25 - k`` for the second), and every win is worth at least 1.
+Nobody wins before its c-th stone, so the side to move after n stones wins
+at best with the stone at ply ``max(n, 2(c-1) + parity)``.
 
 Weak mode answers only the sign (1 win, 0 draw, -1 loss) with the window
 [-1, 1], which prunes far more.
@@ -105,14 +104,19 @@ cdef enum:
 
 # ----------------------------------------------------------------- helpers
 
+cdef inline int score_at(const Search* s, int ply) noexcept nogil:
+    """Score of a win by the stone played after `ply` stones, for its player."""
+    return (s.max_moves + 1 - ply) // 2
+
+
 cdef inline int win_now(const Search* s, int n) noexcept nogil:
     """Score when the side to move wins with its next stone."""
-    return s.stones_first - n // 2
+    return score_at(s, n)
 
 
 cdef inline int lose_now(const Search* s, int n) noexcept nogil:
     """Score when the opponent wins with its next stone."""
-    return -(s.stones_first - (n + 1) // 2)
+    return -score_at(s, n + 1)
 
 
 cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
@@ -121,8 +125,9 @@ cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
     least, and that stone must be within the token limit."""
     cdef int placed = n // 2
     cdef int k = s.c if s.c > placed + 2 else placed + 2
-    if n + 2 * (k - placed - 1) < s.max_moves:
-        return s.stones_first + 1 - k
+    cdef int ply = n + 2 * (k - placed - 1)
+    if ply < s.max_moves:
+        return score_at(s, ply)
     return 0
 
 
@@ -131,8 +136,9 @@ cdef inline int lower_bound(const Search* s, int n, int first_chance) noexcept n
     win is its `first_chance`-th next stone (1, or 2 once no move lets it win at once)."""
     cdef int placed = (n + 1) // 2
     cdef int k = s.c if s.c > placed + first_chance else placed + first_chance
-    if n + 1 + 2 * (k - placed - 1) < s.max_moves:
-        return -(s.stones_first + 1 - k)
+    cdef int ply = n + 1 + 2 * (k - placed - 1)
+    if ply < s.max_moves:
+        return -score_at(s, ply)
     return 0
 
 
@@ -295,9 +301,12 @@ cdef inline uint64_t winning_cells(const Search* s, uint64_t stones, uint64_t ma
     return r & (s.cells ^ mask)
 
 
-cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, int beta) noexcept nogil:
+cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, int beta,
+                    uint64_t* chosen=NULL) noexcept nogil:
     """Negamax on bitboards. Precondition: the game is not over and the side
-    to move (stones `cur`) cannot win with its next stone."""
+    to move (stones `cur`) cannot win with its next stone. At the root,
+    `chosen` receives the move (a one-bit mask) that raised alpha or cut off,
+    so neither the book nor the table may answer there without a move."""
     cdef uint64_t possible, opp_win, forced, nonlosing, m, key
     cdef int v, i, j, count, score
     cdef uint64_t moves[64]
@@ -306,7 +315,7 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         return 0
     if n + 1 >= s.max_moves:
         return 0  # its last stone cannot win, and then the game is over
-    if n == s.book.ply:
+    if n == s.book.ply and chosen == NULL:
         v = book_score(&s.book, cur, mask)
         if v != BOOK_MISS:
             return v
@@ -315,11 +324,17 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     forced = possible & opp_win
     if forced:
         if forced & (forced - 1):
+            if chosen != NULL:
+                chosen[0] = forced & -forced
             return lose_now(s, n)  # two threats to block at once
         possible = forced
     nonlosing = possible & ~(opp_win >> 1)  # never play under an opponent's winning cell
     if nonlosing == 0:
+        if chosen != NULL:
+            chosen[0] = possible & -possible  # lost whatever it plays
         return lose_now(s, n)
+    if chosen != NULL:
+        chosen[0] = nonlosing & -nonlosing
     if n + 2 >= s.max_moves:
         return 0  # the opponent's last stone cannot win either
     if nonlosing & (nonlosing - 1) == 0:
@@ -338,9 +353,10 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         tt_prefetch(s, (cur ^ mask) + (mask | nonlosing), n + 1)
         return -bb_negamax(s, cur ^ mask, mask | nonlosing, n + 1, -beta, -alpha)
     key = cur + mask
-    v = narrow_window(s, key, n, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
-    if v != OPEN:
-        return v
+    if chosen == NULL:
+        v = narrow_window(s, key, n, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
+        if v != OPEN:
+            return v
     # Order: most new threats first; a stable insertion keeps centre-first on
     # ties.
     count = 0
@@ -364,10 +380,14 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         if s.aborted:
             return 0
         if v >= beta:
+            if chosen != NULL:
+                chosen[0] = m
             tt_put(s, key, v + 192, n)
             return v
         if v > alpha:
             alpha = v
+            if chosen != NULL:
+                chosen[0] = m
     tt_put(s, key, alpha + 64, n)
     return alpha
 
@@ -570,7 +590,6 @@ cdef class Solver:
             s.c = board.g.c
             s.stride = board.g.stride
             s.max_moves = board.g.max_moves
-            s.stones_first = (s.max_moves + 1) // 2
             s.near_from = s.max_moves - NEAR_MOVES
             self._choose_book(board)
             s.vertical = board.g.vertical_wins
@@ -609,7 +628,7 @@ cdef class Solver:
         cdef Board work
         if board.winner_ >= 0:
             # the side to move has lost; the winner placed its last stone
-            return -1 if weak else -(s.stones_first + 1 - (n + 1) // 2)
+            return -1 if weak else -score_at(s, n - 1)
         if n >= s.max_moves:
             return 0
         if board.g.bitboard and not self.force_generic:
@@ -653,6 +672,49 @@ cdef class Solver:
                 return None
             scores.append(-value)
         return scores
+
+    def play_value(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+        """``(column, score)``: a column that keeps the exact score (weak: 1
+        win, 0 draw, -1 loss) of `board` for the side to move, and that
+        score; the column is None when the game is over, or, weak, when
+        every move loses. None if the budget ran out.
+
+        One solve of `board` (at the book's ply, a lookup) and one search
+        at the root for a move that reaches its score, in the solver's own
+        move order, rather than a solve of every column as in `analyze`:
+        the moves that lose are never proved to lose."""
+        cdef Search* s = &self.s
+        cdef int n = board.moves_played
+        cdef uint64_t chosen = 0
+        cdef int target, reached
+        self._prepare(board, max_nodes, time_limit)
+        if board.c_is_over():
+            return None, self._solve_position(board, weak)
+        for col in centre_first(board.g.columns):
+            if board.c_can_play(col) and board.c_wins_with(col):
+                return col, 1 if weak else win_now(s, n)
+        if not board.g.bitboard or self.force_generic or n + 1 >= s.max_moves:
+            scores = self.analyze(board, weak, max_nodes, time_limit)
+            if scores is None:
+                return None
+            col = best_column(scores)
+            return col, scores[col]
+        value = self._solve_position(board, weak)
+        if value is None:
+            return None
+        if weak and value < 0:
+            return None, value
+        target = value
+        with nogil:
+            reached = bb_negamax(s, board.bits.current, board.bits.mask, n, target - 1, target, &chosen)
+        if s.aborted:
+            return None
+        if reached < target or chosen == 0:
+            raise AssertionError(f"solver: no move reaches the score {value} of {board!r}")
+        col = 0
+        while not (chosen >> (col * s.stride)) & s.column_mask[0]:
+            col += 1
+        return col, value
 
     def best_move(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
         """A column of best score (the most central among equals, left

@@ -24,6 +24,9 @@ TIME_RESERVE = 0.02
 SOLVE_REMAINING_BITBOARD = 30
 SOLVE_REMAINING_GENERIC = 12
 SOLVE_SHARE = 0.5
+#: with the 7x6 opening book the solve nearly always decides, and a search
+#: move just past the book is the one that loses the value
+SOLVE_SHARE_WITH_BOOK = 0.9
 
 
 def describe(score: int) -> str:
@@ -66,27 +69,40 @@ class StrongBot(Bot):
             self.solver.prepare(board)
 
     def _try_solve(self, board: Board, seconds: float) -> dict | None:
-        """The exact best move and its score (the solver's scale), or None
-        when the position is too far from the end or the time ran out."""
+        """A move that keeps the position's exact value, or None when the
+        position is too far from the end or the time ran out. The win /
+        draw / loss value comes first (on 7x6 a book lookup and one search
+        for a move reaching it); the exact distance only while time remains,
+        so a slow exact solve never costs the value."""
         if self.solver is None:
             return None
+        start = time.perf_counter()
         self.solver.prepare(board)  # a no-op after new_game, unless the game changed
         remaining = board.max_moves - board.moves_played
         limit = SOLVE_REMAINING_BITBOARD if board.is_bitboard else SOLVE_REMAINING_GENERIC
         if remaining > limit and not self.solver.uses_book:
             return None
-        scores = self.solver.analyze(board, time_limit=seconds, max_nodes=self.max_nodes)
-        if scores is None:
+        weak = self.solver.play_value(board, weak=True, time_limit=seconds, max_nodes=self.max_nodes)
+        if weak is None:
             return None
-        # among equal scores the most central column
-        move = max(board.legal_columns(),
-                   key=lambda col: (scores[col], -abs(2 * col - board.columns + 1)))
-        return {"move": move, "score": scores[move], "nodes": self.solver.nodes, "solved": True}
+        nodes = self.solver.nodes
+        left = seconds - (time.perf_counter() - start)
+        exact = None
+        if left > 0.001:
+            exact = self.solver.play_value(board, time_limit=left, max_nodes=self.max_nodes)
+            nodes += self.solver.nodes
+        if exact is not None:
+            return {"move": exact[0], "score": exact[1], "nodes": nodes, "solved": True, "weak": False}
+        move, value = weak
+        if move is None:
+            return None  # lost against perfect play: the search's move gives the opponent most chances to err
+        return {"move": move, "score": value, "nodes": nodes, "solved": True, "weak": True}
 
     def choose(self, board: Board) -> int:
         start = time.perf_counter()
         budget = move_budget(self.time_per_move)
-        solved = self._try_solve(board, budget * SOLVE_SHARE)
+        share = SOLVE_SHARE_WITH_BOOK if self.solver is not None and self.solver.uses_book else SOLVE_SHARE
+        solved = self._try_solve(board, budget * share)
         if solved is not None:
             self.last = solved
             move = solved["move"]
@@ -103,7 +119,7 @@ class StrongBot(Bot):
         info = self.last
         nps = info["nodes"] / elapsed if elapsed > 0 else 0.0
         if info["solved"]:
-            what = f"exact solve score {info['score']}"
+            what = f"{'weak' if info['weak'] else 'exact'} solve score {info['score']}"
         else:
             what = f"depth {info['depth']} score {describe(info['score'])}" + (" (exact)" if info["exact"] else "")
         print(f"strong: {what} nodes {info['nodes']} nps {nps:,.0f} time {elapsed:.3f}s",

@@ -7,14 +7,14 @@ from functools import lru_cache
 
 
 class ReferenceSolver:
-    """Exact scores as clinea.core.solver defines them: the winner placing
-    its k-th stone scores S + 1 - k, S = ceil(min(2p, cells) / 2)."""
+    """Exact scores in the reference convention of the standard test files:
+    a win by the stone played after n stones scores (W * H + 1 - n) // 2,
+    with min(2p, W * H) in place of W * H when the tokens run out first."""
 
     def __init__(self, columns: int, rows: int, c: int, p: int | None = None):
         self.columns, self.rows, self.c = columns, rows, c
         cells = columns * rows
         self.max_moves = cells if p is None else min(2 * p, cells)
-        self.stones = (self.max_moves + 1) // 2
         self.score = lru_cache(maxsize=None)(self._score)
 
     def line_through(self, grid, col: int, row: int) -> bool:
@@ -38,7 +38,7 @@ class ReferenceSolver:
                 continue
             after = grid[:col] + (grid[col] + (n % 2,),) + grid[col + 1:]
             if self.line_through(after, col, len(grid[col])):
-                value = self.stones + 1 - (n // 2 + 1)
+                value = (self.max_moves + 1 - n) // 2
             elif n + 1 == self.max_moves:
                 value = 0
             else:

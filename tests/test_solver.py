@@ -67,6 +67,9 @@ SMALL_GAMES = [
     ((3, 3, 4, None), [], None),
     ((4, 3, 3, 1), [], None),
     ((4, 3, 3, 2), [], None),
+    # odd cell counts: the second player places one stone fewer than the first
+    ((5, 3, 3, None), [], 1500),
+    ((3, 5, 3, None), [], 1500),
 ]
 
 
@@ -85,7 +88,7 @@ def test_small_boards_match_the_reference(game, opening, limit):
 
 
 @pytest.mark.parametrize("game, left", [((5, 4, 4, None), 11), ((5, 5, 4, 8), 10), ((6, 5, 4, 9), 8),
-                                        ((7, 6, 4, 7), 7)])
+                                        ((7, 6, 4, 7), 7), ((7, 7, 4, None), 8), ((7, 7, 4, 24), 8)])
 def test_random_deep_positions_match_the_reference(game, left):
     # positions the enumeration above does not reach: random games stopped
     # late enough for the Python reference to finish
@@ -104,7 +107,7 @@ def test_random_deep_positions_match_the_reference(game, left):
         assert solver.solve(board) == reference.solve(board.moves()), board.moves()
 
 
-@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 4, 4, 6)])
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 4, 4, 6), (5, 3, 3, None)])
 def test_generic_path_matches_bitboard_path(game):
     bitboard, generic = Solver(16), Solver(16, force_generic=True)
     reference = ReferenceSolver(*game)
@@ -129,6 +132,18 @@ def test_generic_boards_match_the_reference(game, left):
         if board.is_over():
             continue
         assert solver.solve(board) == reference.solve(board.moves()), board.moves()
+
+
+def test_second_player_win_on_7x7_scores_as_the_reference_convention():
+    # 49 cells: the second player places at most 24 stones, so winning with
+    # its 4th after 7 stones scores (49 + 1 - 7) // 2 = 21 = 24 + 1 - 4, not
+    # the first player's 25 + 1 - 4
+    board = Board.from_moves([0, 1, 0, 2, 6, 3, 5], 7, 7, 4)
+    solver = Solver(16)
+    assert board.is_winning_move(4)
+    assert solver.solve(board) == 21
+    board.play(4)
+    assert solver.solve(board) == -21
 
 
 def test_finished_games_score_as_the_loss_or_draw_they_are():
@@ -202,7 +217,7 @@ def test_cli_analyze_weak_and_other_games():
     for col in range(10):
         board = Board.from_moves(start, 10, 4, 3, 4)
         if board.is_winning_move(col):
-            expected.append(reference.stones - 1)
+            expected.append((reference.max_moves + 1 - len(start)) // 2)
         else:
             expected.append(-reference.solve(start + [col]))
     assert result.stdout.split() == ["1,10,2", *map(str, expected)]
@@ -213,3 +228,29 @@ def test_cli_analyze_weak_and_other_games():
 def test_cli_help_has_an_example():
     result = run_cli(["--help"], "")
     assert result.returncode == 0 and "example" in result.stdout
+
+
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
+def test_play_value_moves_keep_the_score(game):
+    reference = ReferenceSolver(*game)
+    solver = Solver(16)
+    for moves in reference.reachable(limit=300):
+        expected = reference.solve(moves)
+        for weak in (False, True):
+            board = Board.from_moves(moves, *game)
+            col, value = solver.play_value(board, weak=weak)
+            assert value == (sign(expected) if weak else expected), moves
+            if weak and expected < 0:
+                assert col is None
+                continue
+            board.play(col)
+            if board.winner is not None:
+                after = -((reference.max_moves + 1 - len(moves)) // 2)
+            else:
+                after = 0 if board.is_draw() else reference.solve(board.moves())
+            assert (sign(-after) if weak else -after) == value, (moves, col, weak)
+
+
+def test_play_value_gives_up_when_the_budget_runs_out():
+    board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
+    assert Solver(16).play_value(board, weak=True, max_nodes=1000) is None

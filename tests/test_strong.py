@@ -203,3 +203,15 @@ def test_verbose_reports_depth_nodes_and_speed_on_stderr():
     assert result.stdout.strip() in {str(col) for col in range(9)}
     found = re.search(r"depth (\d+) score (-?\d+) nodes (\d+) nps ([\d,]+)", result.stderr)
     assert found and int(found.group(1)) >= 1 and int(found.group(3)) > 0
+
+
+def test_keeps_the_value_just_past_the_book_when_the_exact_distances_do_not_fit():
+    # issue 14: after these 12 stones (0-based) only column 5 wins. Scoring
+    # every column exactly takes about 24 M nodes, more than a move's budget
+    # at match speed, and the search alone played a losing column; the win /
+    # draw / loss move takes about 10 M. A node budget stands for the clock
+    # so the test does not depend on the machine's load.
+    board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
+    bot = StrongBot(time_per_move=3600.0, max_nodes=12_000_000)
+    assert bot.choose(board) == 5
+    assert bot.last["solved"] and bot.last["score"] == 1

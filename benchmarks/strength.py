@@ -1,0 +1,153 @@
+"""Strength of `strong` against peers: a perfect 7x6 player and OpenSpiel's
+C++ MCTS on the big boards. Games run in process, one move at a time; only
+the figures are printed (no assertion: goals live here, not in the tests).
+
+1. 7x6 against the exact solver (which plays a move keeping the exact score,
+   fastest win, slowest loss), from each two-move opening with strong on
+   either side, at --time-per-move seconds for strong: the count of games
+   strong ends worse than the opening's value (solved by our solver), and a
+   game from the empty board with strong moving first.
+2. Against OpenSpiel's MCTSBot (C++, random rollouts, --simulations) on
+   9x8 c5, 10x9 c4, 14x12 c6 at equal time per move: strong gets the median
+   time MCTS took for its first moves on the empty board. W-D-L, score and
+   its 95 % interval per board.
+
+Needs `open_spiel` (make bench-strength installs it into .venv).
+
+example:
+  python benchmarks/strength.py --openings 49 --games 20
+  python benchmarks/strength.py --openings 4 --games 2 --simulations 1000
+"""
+from __future__ import annotations
+
+import argparse
+import statistics
+import time
+
+from tqdm import tqdm
+
+from clinea.core import Board
+from clinea.core.solver import Solver
+from clinea.judge.stats import estimate, score_from_elo
+from clinea.players.strong_player import StrongBot
+
+BIG_BOARDS = [(9, 8, 5), (10, 9, 4), (14, 12, 6)]
+
+
+def result_for(board: Board, side: int) -> int:
+    """1 win, 0 draw, -1 loss for `side` (0: the first player) of a finished game."""
+    if board.winner is None:
+        return 0
+    return 1 if board.winner == side else -1
+
+
+def play_against_perfect(opening: list[int], strong_side: int, time_per_move: float,
+                         perfect: Solver) -> tuple[int, int]:
+    """(value for strong of the opening, result for strong) of one game."""
+    board = Board.from_moves(opening)
+    value = perfect.solve(board, weak=True)
+    if board.side_to_move != strong_side:
+        value = -value
+    bot = StrongBot(time_per_move=time_per_move)
+    bot.new_game(board.copy(), strong_side)
+    while not board.is_over():
+        if board.side_to_move == strong_side:
+            board.play(bot.choose(board.copy()))
+        else:
+            board.play(perfect.play_value(board)[0])
+    return value, result_for(board, strong_side)
+
+
+def perfect_7x6(openings: int, time_per_move: float) -> None:
+    perfect = Solver()
+    games = [([a, b], side) for a in range(7) for b in range(7) for side in (0, 1)][:2 * openings]
+    losing = []
+    for opening, side in tqdm(games, desc="7x6 vs perfect", unit="game"):
+        value, result = play_against_perfect(opening, side, time_per_move, perfect)
+        if result < value:
+            losing.append((opening, side, value, result))
+    print(f"7x6 vs the exact solver, {time_per_move} s a move: {len(losing)} of {len(games)} games "
+          "ended worse than the opening's exact value")
+    for opening, side, value, result in losing:
+        print(f"  opening {opening} strong {'first' if side == 0 else 'second'}: value {value}, result {result}")
+    value, result = play_against_perfect([], 0, time_per_move, perfect)
+    print(f"7x6 from the empty board, strong first: result {result} (value {value})")
+
+
+def mcts_bot(pyspiel, game, simulations: int, seed: int):
+    evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
+    return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
+
+
+def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 5) -> float:
+    """Median seconds of an MCTS move from the empty board."""
+    times = []
+    for i in range(samples):
+        state = game.new_initial_state()
+        bot = mcts_bot(pyspiel, game, simulations, seed + i)
+        start = time.perf_counter()
+        bot.step(state)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def play_against_mcts(pyspiel, game, columns: int, rows: int, c: int, strong_side: int,
+                      time_per_move: float, simulations: int, seed: int) -> tuple[int, list[float]]:
+    """(result for strong, MCTS's seconds per move) of one game."""
+    board = Board(columns, rows, c)
+    state = game.new_initial_state()
+    bot = StrongBot(time_per_move=time_per_move)
+    bot.new_game(board.copy(), strong_side)
+    opponent = mcts_bot(pyspiel, game, simulations, seed)
+    mcts_times = []
+    while not board.is_over():
+        if board.side_to_move == strong_side:
+            col = bot.choose(board.copy())
+        else:
+            start = time.perf_counter()
+            col = opponent.step(state)
+            mcts_times.append(time.perf_counter() - start)
+        board.play(col)
+        state.apply_action(col)
+    return result_for(board, strong_side), mcts_times
+
+
+def against_mcts(games: int, simulations: int, seed: int) -> None:
+    import pyspiel
+    for columns, rows, c in BIG_BOARDS:
+        game = pyspiel.load_game("connect_four", {"columns": columns, "rows": rows, "x_in_row": c})
+        seconds = calibrate(pyspiel, game, simulations, seed)
+        tally = {1: 0, 0: 0, -1: 0}
+        mcts_times: list[float] = []
+        for i in tqdm(range(games), desc=f"{columns}x{rows} c{c} vs MCTS", unit="game"):
+            result, times = play_against_mcts(pyspiel, game, columns, rows, c, i % 2, seconds,
+                                              simulations, seed + i)
+            tally[result] += 1
+            mcts_times += times
+        found = estimate(tally[1], tally[-1], tally[0])
+        low, high = score_from_elo(found.low), score_from_elo(found.high)
+        print(f"{columns}x{rows} c{c} vs MCTS {simulations} simulations, {seconds:.3f} s a move each "
+              f"(MCTS median in games {statistics.median(mcts_times):.3f} s): "
+              f"W-D-L {tally[1]}-{tally[0]}-{tally[-1]}, score {found.score:.1%} "
+              f"[{low:.1%}, {high:.1%}]")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__[__doc__.index("example:"):],
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--openings", type=int, default=49, help="two-move openings on 7x6, 0..49 (default 49)")
+    parser.add_argument("--time-per-move", type=float, default=0.05,
+                        help="strong's seconds a move on 7x6 (default 0.05)")
+    parser.add_argument("--games", type=int, default=20, help="games per big board against MCTS (default 20)")
+    parser.add_argument("--simulations", type=int, default=10000, help="MCTS simulations a move (default 10000)")
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args(argv)
+    if args.openings:
+        perfect_7x6(args.openings, args.time_per_move)
+    if args.games:
+        against_mcts(args.games, args.simulations, args.seed)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

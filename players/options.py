@@ -55,13 +55,15 @@ def options_to_bare_words(words: list[str]) -> list[str]:
     """`--time-per-move 0.2 --verbose` as the course judge lets it through:
     `time-per-move=0.2 verbose` (for the help texts' examples)."""
     out: list[str] = []
+    after_option = False  # whether out[-1] is an option, which takes the values that follow
     for word in words:
         if word.startswith("--"):
             out.append(word[2:])
-        elif out and "=" not in out[-1]:
-            out[-1] += "=" + word
-        else:
-            out[-1] += "," + word
+            after_option = True
+        elif after_option:
+            out[-1] += ("," if "=" in out[-1] else "=") + word
+        else:  # a positional value (kaggle's agent) passes as it is
+            out.append(word)
     return out
 
 

@@ -33,7 +33,8 @@ def reference_value(reference: ReferenceSolver, moves) -> int:
     scoring as the loss it is for the side to move (as the solver does)."""
     board = Board.from_moves(moves, reference.columns, reference.rows, reference.c, (reference.max_moves + 1) // 2)
     if board.winner is not None:
-        return -(reference.stones + 1 - (len(moves) + 1) // 2)
+        # the winner's last stone came after len(moves) - 1 others
+        return -((reference.max_moves + 2 - len(moves)) // 2)
     if board.is_over():
         return 0
     return reference.solve(tuple(moves))

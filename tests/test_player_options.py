@@ -128,6 +128,9 @@ def test_every_help_shows_the_course_judge_example_and_every_option_its_default(
     for action in parser._actions:
         if isinstance(action, argparse._HelpAction):
             continue
+        if not action.option_strings and action.required:  # a required positional has no default
+            assert action.help, (name, action.dest)
+            continue
         assert action.help and "default" in action.help.lower(), (name, action.option_strings)
     help_text = parser.format_help()
     assert help_text.count("example") == 1

@@ -67,7 +67,7 @@ def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | No
     run.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
                      help="play the games as Ray tasks instead of --jobs processes (pip install "
                           "'clinea[ray]'): a new local Ray without ADDRESS, else the cluster there "
-                          "(auto, HOST:PORT); the same results for the same --seed")
+                          "(auto, HOST:PORT); the same results for the same --seed (default: no Ray, --jobs processes)")
     run.add_argument("--out", default=None, metavar="PREFIX",
                      help="write PREFIX.json, PREFIX.csv, PREFIX.png (default train-METHOD)")
     run.add_argument("--eval-games", type=_int_at_least("--eval-games", 0), default=100, metavar="N",

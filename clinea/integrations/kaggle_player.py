@@ -69,6 +69,7 @@ class KaggleAgentBot(Bot):
     """A Kaggle ConnectX agent: Kaggle's negamax or random, or a file's agent."""
 
     name = "kaggle"
+    example_options = ("negamax",)
 
     def __init__(self, agent: Callable | str):
         self.agent = load_agent(agent) if isinstance(agent, str) else agent
@@ -89,8 +90,6 @@ class KaggleAgentBot(Bot):
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         parser.add_argument("agent", help=f"one of Kaggle's agents ({', '.join(KAGGLE_BUILTIN)}) or a .py file "
                                           "defining agent(observation, configuration)")
-        parser.epilog = ("examples:\n  clinea play kaggle negamax\n"
-                         "  clinea judge --blue_player players/kaggle my_agent.py --red_player players/strong")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "KaggleAgentBot":

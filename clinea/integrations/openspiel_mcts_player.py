@@ -67,7 +67,7 @@ class OpenSpielMCTSBot(Bot):
                             help="random games played to value a new leaf, 1..10^6 (default 1)")
         parser.add_argument("--uct-c", type=float, default=2.0, help="UCT exploration constant, > 0 (default 2)")
         parser.add_argument("--solve", action="store_true",
-                            help="back up proven wins and losses (MCTS-Solver)")
+                            help="back up proven wins and losses (MCTS-Solver) (default: off)")
         parser.add_argument("--seed", type=int, default=0, help="random seed, 0..2^31-1 (default 0)")
         parser.add_argument("--max-memory-mb", type=int, default=100, help="memory for the tree (default 100)")
         parser.add_argument("--time-per-move", type=float, default=0.0, metavar="SECONDS",

@@ -15,9 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
-import importlib.metadata
 import importlib.util
-import inspect
 import os
 import sys
 
@@ -41,6 +39,8 @@ COMMAND_PREFIX = "clinea-"  # clinea-strong runs the player strong
 def players() -> dict[str, str]:
     """Every runnable player, name -> "module:Class": the built-in ones, then
     the installed packages' (a built-in name cannot be taken over)."""
+    import importlib.metadata  # tens of ms with the scan below: only when asked for
+
     found = dict(BUILTIN)
     for entry in importlib.metadata.entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(entry.name, entry.value)
@@ -48,11 +48,15 @@ def players() -> dict[str, str]:
 
 
 def load(name: str) -> type[Bot]:
-    """The Bot class registered as `name`."""
-    registered = players()
-    if name not in registered:
-        raise KeyError(f"unknown player {name!r}: choose one of {', '.join(sorted(registered))}")
-    module, _, attribute = registered[name].partition(":")
+    """The Bot class registered as `name`. A built-in name is looked up
+    without scanning the installed packages, so a player starts sooner."""
+    target = BUILTIN.get(name)
+    if target is None:
+        registered = players()
+        if name not in registered:
+            raise KeyError(f"unknown player {name!r}: choose one of {', '.join(sorted(registered))}")
+        target = registered[name]
+    module, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module), attribute)
 
 
@@ -69,6 +73,8 @@ def load_file(path: str) -> type[Bot]:
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))  # its own helper modules
     spec.loader.exec_module(module)
+    import inspect
+
     own = [value for value in vars(module).values()
            if inspect.isclass(value) and issubclass(value, Bot) and value.__module__ == module.__name__]
     if own:
@@ -127,6 +133,8 @@ def main(argv: list[str] | None = None) -> int:
     command = os.path.basename(sys.argv[0])
     if command.startswith(COMMAND_PREFIX) and command[len(COMMAND_PREFIX):] in BUILTIN:
         return main_for(load(command[len(COMMAND_PREFIX):]), argv, program=command)
+    if argv and argv[0] in BUILTIN:
+        return main_for(load(argv[0]), argv[1:], program=f"clinea play {argv[0]}")
     registered = players()
     if argv and argv[0] == "--list":
         for name in sorted(registered):

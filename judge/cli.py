@@ -403,7 +403,11 @@ def run(argv: list[str]) -> int:
         in flight end at once (and count for nothing). Done as a flag, not as
         an exception, so that it never falls between writing a game to the
         results file and adding it to the tally; the kill runs in a thread of
-        its own, as the handler may interrupt code holding the players' lock."""
+        its own, as the handler may interrupt code holding the players' lock.
+        A second Ctrl-C raises, for what the kill does not end at once (games
+        in flight on Ray's workers)."""
+        if interrupted.is_set() and signum is not None:
+            raise KeyboardInterrupt
         interrupted.set()
         runner.stop.set()
         threading.Thread(target=end_all_games, daemon=True).start()

@@ -16,6 +16,7 @@ from clinea.analysis import GameAnalysis, analyse, solver_notation
 from clinea.core import MAX_SIDE, Board
 from clinea.core.solver import Solver
 from clinea.judge.results import read_records
+from clinea.progress import progress_bar
 from clinea.solve import position
 
 EPILOG = """values: the solver's score for the player who moves (positive: a win,
@@ -145,18 +146,19 @@ def main(argv: list[str] | None = None) -> int:
     except (AnalyzeError, ValueError, OSError) as error:  # ValueError: a line of the file is not JSON
         print(f"clinea analyze: {error}", file=sys.stderr)
         return 2
-    from tqdm import tqdm
+    from tqdm import tqdm  # tqdm.write: results printed around a bar on the terminal
 
     solver = Solver()
-    bar = tqdm(total=sum(len(r["moves"]) + 1 for r in records), unit="position", file=sys.stderr,
-               disable=args.quiet or None, dynamic_ncols=True)
+    # a tqdm bar on a terminal, a plain line now and then in a log file
+    bar = None if args.quiet else progress_bar(sum(len(r["moves"]) + 1 for r in records), 0, "position")
+    advance = bar.update if bar is not None else (lambda n=1: None)
     analysed = []
     jsonl = None if args.jsonl is None else (sys.stdout if args.jsonl == "-" else open(args.jsonl, "w", encoding="utf-8"))
     kept_by_name: dict[str, list[int]] = {}
     try:
         for record in records:
             try:
-                game = analyse(record["size"], record["moves"], solver, args.time_limit, args.weak, bar.update)
+                game = analyse(record["size"], record["moves"], solver, args.time_limit, args.weak, advance)
             except ValueError as error:  # an illegal move or a bad size in a record
                 print(f"clinea analyze: game {record['id']}: {error}", file=sys.stderr)
                 return 2
@@ -172,7 +174,8 @@ def main(argv: list[str] | None = None) -> int:
                 for index, count in enumerate(game.kept_counts(player)):
                     tally[index] += count
     finally:
-        bar.close()
+        if bar is not None:
+            bar.close()
         if jsonl not in (None, sys.stdout):
             jsonl.close()
     if args.jsonl != "-":

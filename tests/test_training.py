@@ -2,6 +2,7 @@
 on hand-made results, the in-C game loop against the judge's referee, and a
 short run of every method whose weights the greedy player then plays with."""
 import csv
+import time
 import random
 import subprocess
 from pathlib import Path
@@ -235,11 +236,15 @@ def test_trained_weights_drive_the_player_program(tmp_path):
 
 def test_time_limit_alone_stops_the_run(tmp_path):
     prefix = tmp_path / "t"
+    started = time.monotonic()
     cli.main(["genetic", *BOARD, "--population", "4", "--time-limit", "0.3", "--eval-games", "0",
               "--out", str(prefix)])
+    # The budget is checked between generations, so the last row may be
+    # stamped just before the limit; the run itself must not end before it.
+    assert time.monotonic() - started >= 0.3
     with open(f"{prefix}.csv") as f:
         rows = list(csv.DictReader(f))
-    assert rows and float(rows[-1]["elapsed"]) >= 0.3
+    assert rows
 
 
 @pytest.mark.parametrize("args, message", [

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import re
 
+from clinea.core import MAX_SIDE
+
 COLOURS = ("azul", "rojo")
 YOU_FIRST, OPPONENT_FIRST = "vos", "el"
 WIN, LOSS, DRAW = "ganaste", "perdiste", "empataron"
@@ -84,8 +86,16 @@ def parse_first(line: str) -> tuple[bool, list[int]]:
     return fields[0] == YOU_FIRST, [parse_integer(field, expected) for field in fields[1:]]
 
 
+# Column lines as an honest judge or player writes them, looked up before
+# any parsing: both sides read one per move.
+_COLUMNS = {str(column): column for column in range(MAX_SIDE)}
+
+
 def parse_move_or_result(line: str) -> int | str:
     """An opponent's column (int) or a result word (str): what a player reads."""
+    column = _COLUMNS.get(line)
+    if column is not None:
+        return column
     text = line.strip()
     if text in RESULTS:
         return text
@@ -94,6 +104,9 @@ def parse_move_or_result(line: str) -> int | str:
 
 def parse_answer(line: str) -> int:
     """A player's column, as the judge reads it (legality is the board's business)."""
+    column = _COLUMNS.get(line)
+    if column is not None:
+        return column
     if not line.strip():
         raise ProtocolError(line, "a column (an integer), not an empty line")
     return parse_integer(line, "a column (an integer)")

@@ -23,7 +23,8 @@ def _typed(text: str) -> str:
 
 class CourseTranscript:
     def __init__(self, path: str):
-        self.file = open(path, "a", encoding="utf-8", buffering=1)  # line by line, as the course flushes
+        # line-buffered: each write (a seat's batch of whole lines) reaches the file at once
+        self.file = open(path, "a", encoding="utf-8", buffering=1)
         self.pending: list[str] = []  # the colours and size lines, until `vos`/`el` completes the header
 
     @classmethod
@@ -36,15 +37,19 @@ class CourseTranscript:
         return self.file.closed
 
     def write(self, text: str) -> None:
+        """Rewrites the transcript lines of `text` into the file in one write."""
+        out: list[str] = []
         for line in text.splitlines():
-            self._line(line)
+            self._line(line, out)
+        if out:
+            self.file.write("".join(out))
 
-    def _line(self, line: str) -> None:
+    def _line(self, line: str, out: list[str]) -> None:
         kind, message = line[:2], line[2:]
         if kind == "! ":
             sys.stderr.write(message + "\n")
         elif kind == "< ":
-            self.file.write(f"recibo <type 'str'>: {message.strip()}\n")
+            out.append(f"recibo <type 'str'>: {message.strip()}\n")
         elif kind == "> ":
             words = message.split()
             if len(words) == 2 and not self.pending and words[0] in ("azul", "rojo"):
@@ -52,19 +57,18 @@ class CourseTranscript:
             elif len(self.pending) == 1:
                 self.pending.append(message)
             elif len(self.pending) == 2:
-                self._game_header(*self.pending, message)
+                out.append(self._game_header(*self.pending, message))
                 self.pending = []
             else:
-                self.file.write(f"envio {_typed(message)}: {message}\n")
+                out.append(f"envio {_typed(message)}: {message}\n")
 
-    def _game_header(self, colours: str, size: str, first: str) -> None:
+    def _game_header(self, colours: str, size: str, first: str) -> str:
         colour, other = colours.split()
         columns, rows, c, p = size.split()
-        self.file.write(f"\n/*************** Nueva partida *****************/\ncolumnas: {columns}\n"
-                        f"filas: {rows}\nc: {c}\np: {p}\ncolor: {colour}\ncolor del oponente: {other}\n"
-                        f"vas primero: {first.split()[0] == 'vos'}\n{RULE}\n")
-        for message in (colours, size, first):
-            self.file.write(f"envio <type 'str'>: {message}\n")
+        return (f"\n/*************** Nueva partida *****************/\ncolumnas: {columns}\n"
+                f"filas: {rows}\nc: {c}\np: {p}\ncolor: {colour}\ncolor del oponente: {other}\n"
+                f"vas primero: {first.split()[0] == 'vos'}\n{RULE}\n"
+                + "".join(f"envio <type 'str'>: {message}\n" for message in (colours, size, first)))
 
     def flush(self) -> None:
         self.file.flush()

@@ -13,7 +13,6 @@ from __future__ import annotations
 import collections
 import itertools
 import os
-import secrets
 import select
 import signal
 import subprocess
@@ -53,7 +52,7 @@ class _Run:
     player, once per process)."""
 
     def __init__(self):
-        self.mark = secrets.token_hex(6)
+        self.mark = os.urandom(6).hex()  # not `secrets`: its import alone took 5-10 ms of every start-up
         self.seats = itertools.count()
         self.lock = threading.Lock()
         self.watchdog: Optional[subprocess.Popen] = None
@@ -113,10 +112,14 @@ def _die_with_the_judge(parent: int) -> None:
 
 class PlayerProcess:
     """One running player program. `on_stderr(line)` sees every stderr line
-    (from the drain thread) until the per-game cap, see `new_game`."""
+    (from the drain thread) until the per-game cap, see `new_game`;
+    `on_idle()` is called every EXIT_CHECK seconds that a read waits (the
+    seat writes its buffered transcript then, so a slow player's is never
+    more than that behind)."""
 
     def __init__(self, command: Sequence[str], cwd: Optional[str] = None,
-                 on_stderr: Optional[Callable[[str], None]] = None):
+                 on_stderr: Optional[Callable[[str], None]] = None,
+                 on_idle: Optional[Callable[[], None]] = None):
         RUN.start_watchdog()
         self.seat_mark = f"{RUN.mark}-{next(RUN.seats)}"
         env = dict(os.environ, **{reaper.MARK: self.seat_mark})
@@ -126,9 +129,10 @@ class PlayerProcess:
             start_new_session=True, cwd=cwd, bufsize=0, env=env,
             preexec_fn=lambda: _die_with_the_judge(parent))
         self.pid = self.proc.pid
-        self.stdout = self.proc.stdout.fileno()
-        self.buffer = b""
+        self.stdin = self.proc.stdin.fileno()
+        self.read_from(self.proc.stdout.fileno())
         self.on_stderr = on_stderr
+        self.on_idle = on_idle
         self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
         self.stderr_logged = 0
         self.stderr_cut = 0
@@ -136,6 +140,15 @@ class PlayerProcess:
             RUN.live.add(self)
         self.drain = threading.Thread(target=self._drain_stderr, daemon=True)
         self.drain.start()
+
+    def read_from(self, stdout: int) -> None:
+        """Reads the player's lines from the descriptor `stdout`. One poll
+        object for the life of the process: a move costs a poll() and a
+        read(), with nothing built per call as select() does."""
+        self.stdout = stdout
+        self.buffer = b""
+        self.poller = select.poll()
+        self.poller.register(stdout, select.POLLIN)
 
     def new_game(self) -> None:
         """Starts a new per-game allowance of logged stderr."""
@@ -176,17 +189,19 @@ class PlayerProcess:
     def alive(self) -> bool:
         return self.proc.poll() is None
 
-    def write_line(self, line: str) -> None:
-        """Raises Closed if the player no longer reads."""
+    def write(self, data: bytes) -> None:
+        """Writes `data` (whole lines) in one system call; raises Closed if
+        the player no longer reads."""
         try:
-            self.proc.stdin.write(line.encode() + b"\n")
+            while data:
+                data = data[os.write(self.stdin, data):]
         except OSError:
             raise Closed from None
 
     def read_line(self, timeout: Optional[float]) -> str:
         """The next line of stdout without its newline (and any \\r); raises
         Closed, Overlong, or Silent when `timeout` seconds pass first."""
-        deadline = None if timeout is None else time.monotonic() + timeout
+        deadline = None
         while True:
             end = self.buffer.find(b"\n")
             if end >= 0:
@@ -194,11 +209,13 @@ class PlayerProcess:
                 return line.decode("utf-8", "replace").rstrip("\r")
             if len(self.buffer) > MAX_LINE:
                 raise Overlong
-            wait = EXIT_CHECK if deadline is None else min(deadline - time.monotonic(), EXIT_CHECK)
+            now = time.monotonic()
+            if deadline is None:
+                deadline = now + timeout if timeout is not None else float("inf")
+            wait = min(deadline - now, EXIT_CHECK)
             if wait <= 0:
                 raise Silent
-            ready, _, _ = select.select([self.stdout], [], [], wait)
-            if ready:
+            if self.poller.poll(1000 * wait):
                 chunk = os.read(self.stdout, 65536)
                 if not chunk:
                     raise Closed
@@ -206,10 +223,12 @@ class PlayerProcess:
             elif self.proc.poll() is not None:
                 # the player died but something it started holds the pipe open
                 raise Closed
+            elif self.on_idle is not None:
+                self.on_idle()
 
     def unread_output(self) -> bytes:
         """What the player wrote that nobody read yet (b"" if nothing)."""
-        if not self.buffer and select.select([self.stdout], [], [], 0)[0]:
+        if not self.buffer and self.poller.poll(0):
             self.buffer += os.read(self.stdout, 65536)  # b"" at end of output: shows at the next read
         return self.buffer
 

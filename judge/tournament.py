@@ -149,7 +149,7 @@ class Runner:
                 os.makedirs(self.log_dir, exist_ok=True)
                 suffix = "" if self.concurrency == 1 else f".{worker}"
                 log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
-                           buffering=1)  # line by line: a killed judge leaves whole transcripts
+                           buffering=1)  # each of the seat's writes, whole lines, reaches the file at once
                 logs.append(log)
             elif self.course_log_dir:
                 log = CourseTranscript.open(self.course_log_dir, name, "" if self.concurrency == 1 else f".{worker}")

@@ -29,7 +29,8 @@ def seat_reading(data: bytes) -> ProcessSeat:
     open, silent: the real reader over a real pipe, without a program."""
     read_end, write_end = os.pipe()
     process = PlayerProcess.__new__(PlayerProcess)
-    process.proc, process.stdout, process.buffer = _StillRunning(), read_end, b""
+    process.proc, process.on_idle = _StillRunning(), None
+    process.read_from(read_end)
     process.stderr_tail = []
     process.drain = threading.Thread(target=lambda: None)
     process.drain.start()

@@ -7,6 +7,7 @@ status 2 and one stderr line; end of input ends it quietly with status 0.
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from typing import IO, Callable
 
@@ -23,15 +24,70 @@ class _EndOfInput(Exception):
     """The judge closed our stdin: a quiet exit, not an error."""
 
 
+class _RawLines:
+    """Lines of a file descriptor, read in chunks with os.read: what a text
+    stream's readline costs per move (decoding, newline translation, locks)
+    was a third of the driver's time. Undecodable bytes become U+FFFD, so
+    binary garbage is a protocol error like any other bad line."""
+
+    def __init__(self, fd: int):
+        self.fd = fd
+        self.buffer = bytearray()
+        self.searched = 0  # no newline in buffer[:searched]: a long line is scanned once
+
+    def readline(self) -> str:
+        while True:
+            end = self.buffer.find(b"\n", self.searched)
+            if end >= 0:
+                line = self.buffer[:end + 1].decode("utf-8", "replace")
+                del self.buffer[:end + 1]
+                self.searched = 0
+                return line
+            self.searched = len(self.buffer)
+            chunk = os.read(self.fd, 65536)
+            if not chunk:  # end of input: the last line, or "" as a text stream says it
+                line = self.buffer.decode("utf-8", "replace")
+                self.buffer.clear()
+                self.searched = 0
+                return line
+            self.buffer += chunk
+
+
+def _reader(stream: IO[str]) -> Callable[[], str]:
+    """`stream`'s readline, through its file descriptor when it has one."""
+    try:
+        return _RawLines(stream.fileno()).readline
+    except (AttributeError, OSError, ValueError):  # io.StringIO and friends: no descriptor
+        return stream.readline
+
+
+def _writer(stream: IO[str]) -> Callable[[str], None]:
+    """Writes and flushes a line on `stream`: one os.write when it has a descriptor."""
+    try:
+        fd = stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        def write(text: str) -> None:
+            stream.write(text)
+            stream.flush()
+        return write
+    stream.flush()  # whatever was written through the stream comes first
+
+    def write_fd(text: str) -> None:
+        data = text.encode()
+        while data:
+            data = data[os.write(fd, data):]
+    return write_fd
+
+
 class _Session:
     def __init__(self, bot: Bot, stdin: IO[str], stdout: IO[str], transcript: IO[str] | None):
         self.bot = bot
-        self.stdin = stdin
-        self.stdout = stdout
+        self.readline = _reader(stdin)
+        self.write = _writer(stdout)
         self.transcript = transcript
 
     def receive(self) -> str:
-        line = self.stdin.readline()
+        line = self.readline()
         if not line:
             raise _EndOfInput
         if self.transcript:
@@ -39,8 +95,7 @@ class _Session:
         return line.rstrip("\r\n")
 
     def send(self, text: str) -> None:
-        self.stdout.write(text)
-        self.stdout.flush()
+        self.write(text)
         if self.transcript:
             self.transcript.write("< " + text)
             self.transcript.flush()
@@ -76,19 +131,23 @@ class _Session:
             message = protocol.parse_move_or_result(self.receive())
             if isinstance(message, str):
                 return  # a result word: the game is over, whatever our board says
-            if board.is_over():
-                raise ProtocolError(str(message), "a result word: the game is over on this board")
-            if not board.can_play(message):
-                raise ProtocolError(str(message), f"a legal column for the opponent, one of {board.legal_columns()}")
-            board.play(message)
+            try:
+                board.play(message)  # refused, the board is unchanged
+            except ValueError:
+                if board.is_over():
+                    raise ProtocolError(str(message), "a result word: the game is over on this board") from None
+                raise ProtocolError(str(message),
+                                    f"a legal column for the opponent, one of {board.legal_columns()}") from None
             if not board.is_over():
                 self.move(board)
 
     def move(self, board: Board) -> None:
         column = self.bot.choose(board.copy())
-        if not board.can_play(column):
-            raise BotError(f"bot {self.bot.name!r} chose column {column!r}, legal are {board.legal_columns()}")
-        board.play(column)
+        try:
+            board.play(column)
+        except ValueError:  # the core's IllegalMove
+            raise BotError(f"bot {self.bot.name!r} chose column {column!r}, legal are {board.legal_columns()}") \
+                from None
         self.send(protocol.format_move(column))
 
 

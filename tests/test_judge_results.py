@@ -2,11 +2,13 @@
 file that is not a results file is refused with the reason, never misread
 or silently shortened."""
 import json
+import os
+import time
 
 import pytest
 
 from clinea.judge.record import GameRecord
-from clinea.judge.results import ResultLog, ResultsError, read_header, read_records
+from clinea.judge.results import SYNC_INTERVAL, ResultLog, ResultsError, read_header, read_records
 
 HEADER = json.dumps({"type": "run", "argv": ["--iterations", "3"]})
 
@@ -34,6 +36,34 @@ def test_a_half_written_last_line_is_cut_and_the_rest_kept(tmp_path):
     assert [r.id for r in read_records(str(path))] == ["0", "1", "2"]
     assert read_header(str(path))["type"] == "run"
     assert read_header(str(tmp_path / "none.jsonl")) is None
+
+
+def test_records_reach_the_file_at_once_and_the_disk_within_the_sync_interval(tmp_path, monkeypatch):
+    path = tmp_path / "r.jsonl"
+    synced = []  # the file's size at each fsync: what a power loss would keep
+    real_fsync = os.fsync
+
+    def fsync(fd):
+        synced.append(os.fstat(fd).st_size)
+        real_fsync(fd)
+
+    monkeypatch.setattr(os, "fsync", fsync)
+    log = ResultLog(str(path))
+    log.write_header({"argv": []})
+    assert synced == [path.stat().st_size]  # the first write after a quiet spell is synced at once
+    for k in range(50):
+        log.append(game(str(k)))
+        # another process sees every finished game at once: all that a killed judge leaves
+        assert [r.id for r in read_records(str(path))] == [str(i) for i in range(k + 1)]
+    assert len(synced) < 10, "an fsync per game"
+    size = path.stat().st_size
+    deadline = time.monotonic() + 10 * SYNC_INTERVAL
+    while synced[-1] < size and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert synced[-1] == size, "the last games were not synced without a further write"
+    log.append(game("last"))
+    log.close()
+    assert synced[-1] == path.stat().st_size
 
 
 @pytest.mark.parametrize("bad,message", [

@@ -1,6 +1,7 @@
 """Every registered player as a real process: complete matches under the
 protocol on several sizes, --help, and malformed input."""
 import subprocess
+import time
 from pathlib import Path
 
 import pytest
@@ -69,6 +70,25 @@ def test_garbage_exits_2_with_one_stderr_line(name, garbage):
     assert result.returncode == 2
     assert result.stderr.count("\n") == 1 and "protocol error" in result.stderr
     assert all(line.isdigit() for line in result.stdout.splitlines())
+
+
+def test_bytes_that_are_not_utf8_are_a_protocol_error():
+    result = subprocess.run([str(PLAYERS_DIR / "random")], input=b"azul rojo\n7 6 4 21\nel\n\xff\xfe3\n",
+                            capture_output=True, timeout=30)
+    assert result.returncode == 2
+    assert result.stderr.count(b"\n") == 1 and b"protocol error" in result.stderr and b"Traceback" not in result.stderr
+
+
+def test_lines_cut_across_writes_are_read_whole():
+    player = subprocess.Popen([str(PLAYERS_DIR / "random"), "--seed", "3"], stdin=subprocess.PIPE,
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    for piece in (b"azul ro", b"jo\n7 6 4 2", b"1\nv", b"os\n"):
+        player.stdin.write(piece)
+        player.stdin.flush()
+        time.sleep(0.05)  # each piece reaches the player on its own
+    assert player.stdout.readline().strip().isdigit()
+    out, err = player.communicate(b"perdiste\nsalir\n", timeout=30)
+    assert (player.returncode, out, err) == (0, b"listo\n", b"")
 
 
 def test_end_of_input_exits_quietly():

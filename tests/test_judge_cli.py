@@ -195,3 +195,24 @@ def test_sigterm_ends_the_run_and_every_player(tmp_path):
     judge.send_signal(signal.SIGTERM)
     assert judge.wait(timeout=20) == 128 + signal.SIGTERM
     assert live_members(groups) == []
+
+
+def test_a_slow_players_transcript_is_written_while_it_thinks(tmp_path):
+    # the transcript is written a game at a time, but a player that keeps
+    # the judge waiting has its lines on file within a moment
+    log_dir = tmp_path / "log"
+    judge = subprocess.Popen([C_LINEA, "--blue_player", *bot("hang.py"), "--red_player", *RANDOM, "--first", "azul",
+                              "--iterations", "1", "--time-per-move", "60", "--log-dir", str(log_dir), "--quiet"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        sent: list[str] = []
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and len(sent) < 4:  # colours, size, vos, then rojo's first column
+            if (log_dir / "azul.log").exists():
+                sent = [line for line in (log_dir / "azul.log").read_text().splitlines() if line.startswith("> ")]
+            time.sleep(0.05)
+        assert len(sent) == 4 and sent[2] == "> vos" and sent[3][2:].isdigit()
+        assert judge.poll() is None, "the game should still be waiting for the hanging player"
+    finally:
+        judge.send_signal(signal.SIGTERM)
+        judge.wait(timeout=20)

@@ -25,10 +25,10 @@ class _EndOfInput(Exception):
 
 
 class _RawLines:
-    """Lines of a file descriptor, read in chunks with os.read: what a text
-    stream's readline costs per move (decoding, newline translation, locks)
-    was a third of the driver's time. Undecodable bytes become U+FFFD, so
-    binary garbage is a protocol error like any other bad line."""
+    """Lines of a file descriptor, read in chunks with os.read: one system
+    call a move and nothing on top (a text stream adds its decoder, newline
+    translation and locks to every line). Undecodable bytes become U+FFFD,
+    so binary garbage is a protocol error like any other bad line."""
 
     def __init__(self, fd: int):
         self.fd = fd

@@ -8,15 +8,16 @@ judge's C++ random player of the issue's figures and costs next to nothing,
 so the judge's own cost shows; and clinea's Python random player
 (players/random), whose per-move cost is the player driver's.
 
-Each is measured two ways, each run in a fresh process:
+Each is measured three ways, each run in a fresh process:
   cli     `clinea judge --blue_player A --red_player B --iterations N` as a
           user types it (course transcripts in log/ included, in a
           temporary working directory): games/s and the CPU per game of the
           judge and its players together.
+  results the same with --results FILE (every game on disk).
   runner  the judge's Runner in the measuring process (no transcripts):
-          games/s, the judge's CPU per game and the players' apart (theirs
-          is the CPU of the judge's children: the players and the judge's
-          watchdog, which costs a few milliseconds per run).
+          games/s, the judge's CPU per game and the players' apart, and
+          per move (the players' start-up apart; the judge's watchdog
+          process counts as the judge's).
 Start-up is included: a run is what a user waits for.
 
 --against DIR measures the clinea checkout in DIR (its own .venv, built
@@ -43,7 +44,7 @@ import time
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C_PLAYER_SOURCE = os.path.join(REPO, "benchmarks", "random_player.c")
 SIZE = (7, 6, 4, 21)
-WAYS = ("cli", "runner")
+WAYS = ("cli", "results", "runner")
 PLAYERS = ("C", "Python")
 
 
@@ -67,39 +68,54 @@ def python_player(checkout: str) -> str:
 
 # ------------------------------------------------------------------ one run, in a fresh process
 
+def startup_cpu(command: list[str], runs: int = 3) -> float:
+    """CPU seconds a player takes to start and quit (told `salir` at once)."""
+    before = cpu_seconds(resource.RUSAGE_CHILDREN)
+    for _ in range(runs):
+        subprocess.run(command, input=b"salir\n", stdout=subprocess.DEVNULL, check=True)
+    return (cpu_seconds(resource.RUSAGE_CHILDREN) - before) / runs
+
+
 def measure_runner(blue: list[str], red: list[str], games: int) -> dict:
-    """Our Runner in this process: the judge's CPU is ours, the players' our children's."""
+    """Our Runner in this process: the judge's CPU is ours, the players' our
+    children's (the judge's watchdog, a child too, is counted as the judge's)."""
     from clinea.judge.referee import Clock
     from clinea.judge.tournament import Player, Runner, course_schedule
     players = [Player("azul", blue), Player("rojo", red)]
     runner = Runner(players, SIZE, lambda: Clock(per_move=30.0))
     specs = course_schedule("azul", "rojo", games, None, 1, SIZE)
-    judge_cpu, children_cpu = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    forfeits = []
+    forfeits, moves = [], [0]
 
     def on_record(*record) -> None:  # (record) here, (spec, result) in older checkouts
+        moves[0] += len(record[-1].moves)
         if record[-1].forfeit is not None:
             forfeits.append(record[-1])
 
+    judge_cpu, children_cpu = cpu_seconds(resource.RUSAGE_SELF), cpu_seconds(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
     runner.run(specs, on_record)
+    players_cpu = cpu_seconds(resource.RUSAGE_CHILDREN) - children_cpu  # they were reaped at the end of the run
     try:  # the watchdog, where there is one: part of a run
         from clinea.judge.player_process import kill_all
         kill_all()
     except ImportError:
         pass
     wall = time.perf_counter() - start
+    judge_cpu = cpu_seconds(resource.RUSAGE_SELF) - judge_cpu + cpu_seconds(resource.RUSAGE_CHILDREN) \
+        - children_cpu - players_cpu
     if forfeits:
         sys.exit(f"{len(forfeits)} of {games} games forfeited, the first: {forfeits[0]}")
-    return {"rate": games / wall,
-            "judge_ms": 1000 * (cpu_seconds(resource.RUSAGE_SELF) - judge_cpu) / games,
-            "players_ms": 1000 * (cpu_seconds(resource.RUSAGE_CHILDREN) - children_cpu) / games}
+    startups = startup_cpu(blue) + startup_cpu(red)
+    return {"rate": games / wall, "judge_ms": 1000 * judge_cpu / games, "players_ms": 1000 * players_cpu / games,
+            "judge_us_move": 1e6 * judge_cpu / moves[0], "startup_ms": 1000 * startups / 2,
+            "players_us_move": 1e6 * (players_cpu - startups) / moves[0]}
 
 
-def measure_cli(python: str, blue: list[str], red: list[str], games: int) -> dict:
-    """`clinea judge` as a process, in a scratch directory for its log/."""
+def measure_cli(python: str, blue: list[str], red: list[str], games: int, results: bool = False) -> dict:
+    """`clinea judge` as a process, in a scratch directory for its log/ (and
+    its --results file)."""
     argv = [python, "-m", "clinea", "judge", "--blue_player", *blue, "--red_player", *red,
-            "--iterations", str(games), "--seed", "1", "--quiet"]
+            "--iterations", str(games), "--seed", "1", "--quiet", *(["--results", "run.jsonl"] if results else [])]
     with tempfile.TemporaryDirectory() as scratch:
         start = time.perf_counter()
         process = subprocess.Popen(argv, cwd=scratch, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -108,15 +124,15 @@ def measure_cli(python: str, blue: list[str], red: list[str], games: int) -> dic
         error = process.stderr.read().decode(errors="replace")
         process.returncode = os.waitstatus_to_exitcode(status)
         process.stderr.close()
-    if process.returncode != 0:
+    if process.returncode != 0:  # a forfeit too: a run with one is not measured
         sys.exit(f"{' '.join(argv)} failed with status {process.returncode}:\n{error}")
     return {"rate": games / wall, "total_ms": 1000 * (usage.ru_utime + usage.ru_stime) / games}
 
 
 def run_once(python: str, way: str, blue: list[str], red: list[str], games: int) -> dict:
     """One measurement in a fresh process of `python` (whose clinea it measures)."""
-    if way == "cli":
-        return measure_cli(python, blue, red, games)
+    if way != "runner":
+        return measure_cli(python, blue, red, games, results=way == "results")
     request = json.dumps({"blue": blue, "red": red, "games": games})
     with tempfile.TemporaryDirectory() as scratch:  # not a checkout: `python -m` must find the installed clinea
         out = subprocess.run([python, os.path.abspath(__file__), "--measure-runner", request], cwd=scratch,
@@ -133,10 +149,12 @@ def median(runs: list[dict], key: str) -> float:
 def describe(runs: list[dict], way: str) -> str:
     rates = [run["rate"] for run in runs]
     text = f"{median(runs, 'rate'):7,.0f} games/s (min {min(rates):,.0f}, max {max(rates):,.0f})"
-    if way == "cli":
+    if way != "runner":
         return text + f", CPU {median(runs, 'total_ms'):.3f} ms/game (judge and players)"
     return text + (f", CPU judge {median(runs, 'judge_ms'):.3f} ms/game, "
-                   f"players {median(runs, 'players_ms'):.3f} ms/game")
+                   f"players {median(runs, 'players_ms'):.3f} ms/game;\n{'':26}per move: judge "
+                   f"{median(runs, 'judge_us_move'):.1f} us, players {median(runs, 'players_us_move'):.1f} us "
+                   f"(start-up apart: {median(runs, 'startup_ms'):.1f} ms a player)")
 
 
 def ratio(ours: list[dict], theirs: list[dict], key: str) -> float:
@@ -151,7 +169,7 @@ def protocol_figures(args: argparse.Namespace) -> None:
         checkouts["against"] = (os.path.join(against, ".venv", "bin", "python"), against)
         if not os.access(checkouts["against"][0], os.X_OK):
             sys.exit(f"--against {args.against}: no {checkouts['against'][0]}; run make there first")
-    ways = [args.only] if args.only else list(WAYS)
+    ways = args.only or list(WAYS)
     with tempfile.TemporaryDirectory() as build:
         c_player = compile_c_player(build)
         runs: dict[tuple, list[dict]] = {}
@@ -172,8 +190,8 @@ def protocol_figures(args: argparse.Namespace) -> None:
                 theirs = runs[(way, player, "against")]
                 print(f"{'':24}--against: {describe(theirs, way)}")
                 ours = runs[(way, player, "this")]
-                cpu = ["total_ms"] if way == "cli" else ["judge_ms", "players_ms"]
-                ratios = ", ".join(f"{key.removesuffix('_ms')} CPU x{ratio(ours, theirs, key):.2f}" for key in cpu)
+                cpu = ["total_ms"] if way != "runner" else ["judge_ms", "players_ms", "players_us_move"]
+                ratios = ", ".join(f"{key.replace('_', ' ')} CPU x{ratio(ours, theirs, key):.2f}" for key in cpu)
                 print(f"{'':24}this / --against: games/s x{ratio(ours, theirs, 'rate'):.2f}, {ratios}")
 
 
@@ -212,7 +230,8 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5, help="runs of each measurement (default 5)")
     parser.add_argument("--games", type=int, default=500, help="games a run (default 500)")
     parser.add_argument("--against", metavar="DIR", help="another clinea checkout to compare with (default: none)")
-    parser.add_argument("--only", choices=WAYS, help="one way of measuring (default: both)")
+    parser.add_argument("--only", choices=WAYS, nargs="+", metavar="WAY",
+                        help=f"ways of measuring, of {', '.join(WAYS)} (default: all)")
     parser.add_argument("--in-process-games", type=int, default=5000, help="(default 5000; 0: skip)")
     parser.add_argument("--memory-games", type=int, default=200_000, help="(default 200000; 0: skip)")
     parser.add_argument("--measure-runner", metavar="JSON", help=argparse.SUPPRESS)

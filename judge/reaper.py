@@ -40,8 +40,9 @@ def become_subreaper() -> bool:
     return prctl(PR_SET_CHILD_SUBREAPER, 1)
 
 
-def _processes() -> list[tuple[int, int, int, str]]:
-    """(pid, parent pid, process group, state) of every process now."""
+def _processes() -> list[tuple[int, int, int, int, str, int]]:
+    """(pid, parent pid, process group, session, state, start time in clock
+    ticks since boot) of every process now."""
     table = []
     for entry in os.listdir("/proc"):
         if not entry.isdigit():
@@ -52,8 +53,15 @@ def _processes() -> list[tuple[int, int, int, str]]:
         except OSError:
             continue
         fields = stat.rsplit(b")", 1)[1].split()
-        table.append((int(entry), int(fields[2]), int(fields[3]), fields[0].decode()))
+        # fields[k - 3] is field k of proc(5): 4 ppid, 5 pgrp, 6 session, 22 starttime
+        table.append((int(entry), int(fields[1]), int(fields[2]), int(fields[3]), fields[0].decode(),
+                      int(fields[19])))
     return table
+
+
+def _own_start() -> int:
+    with open("/proc/self/stat", "rb") as file:
+        return int(file.read().rsplit(b")", 1)[1].split()[19])
 
 
 def _marked(pid: int, mark: bytes, prefix: bool) -> bool:
@@ -74,9 +82,12 @@ def targets(root: Optional[int], mark: str, prefix: bool = False) -> tuple[set[i
     this process excepted."""
     table = _processes()
     me = os.getpid()
+    # a process older than this one cannot carry a mark made since: its
+    # environment need not be read (most of the machine's processes)
+    oldest = _own_start()
     wanted = f"{MARK}={mark}".encode()
     children: dict[int, list[int]] = {}
-    for pid, ppid, _, _ in table:
+    for pid, ppid, *_ in table:
         children.setdefault(ppid, []).append(pid)
     found: set[int] = set()
     if root is not None:
@@ -86,11 +97,11 @@ def targets(root: Optional[int], mark: str, prefix: bool = False) -> tuple[set[i
             if pid not in found:
                 found.add(pid)
                 stack.extend(children.get(pid, ()))
-    state = {pid: st for pid, _, _, st in table}
-    for pid, _, pgid, _ in table:
+    state = {pid: st for pid, _, _, _, st, _ in table}
+    for pid, _, pgrp, session, _, started in table:
         if pid in found:
             continue
-        if (root is not None and pgid == root) or _marked(pid, wanted, prefix):
+        if (root is not None and root in (pgrp, session)) or (started >= oldest and _marked(pid, wanted, prefix)):
             found.add(pid)
     found.discard(me)
     living = {pid for pid in found if state.get(pid, "Z") != "Z"}

@@ -45,6 +45,10 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C_PLAYER_SOURCE = os.path.join(REPO, "benchmarks", "random_player.c")
 SIZE = (7, 6, 4, 21)
 WAYS = ("cli", "results", "runner")
+# The measured processes cache their bytecode as Python does by default: an
+# environment that forbids it (PYTHONDONTWRITEBYTECODE) would make every
+# start of an editable checkout compile its sources, and measure that.
+ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 PLAYERS = ("C", "Python")
 
 
@@ -118,7 +122,8 @@ def measure_cli(python: str, blue: list[str], red: list[str], games: int, result
             "--iterations", str(games), "--seed", "1", "--quiet", *(["--results", "run.jsonl"] if results else [])]
     with tempfile.TemporaryDirectory() as scratch:
         start = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=scratch, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(argv, cwd=scratch, env=ENVIRONMENT, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.PIPE)
         _, status, usage = os.wait4(process.pid, 0)
         wall = time.perf_counter() - start
         error = process.stderr.read().decode(errors="replace")
@@ -136,7 +141,7 @@ def run_once(python: str, way: str, blue: list[str], red: list[str], games: int)
     request = json.dumps({"blue": blue, "red": red, "games": games})
     with tempfile.TemporaryDirectory() as scratch:  # not a checkout: `python -m` must find the installed clinea
         out = subprocess.run([python, os.path.abspath(__file__), "--measure-runner", request], cwd=scratch,
-                             check=True, capture_output=True, text=True).stdout
+                             env=ENVIRONMENT, check=True, capture_output=True, text=True).stdout
     return json.loads(out.splitlines()[-1])
 
 

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install run test bench bench-solver bench-strength train reproduce reproduce-quick sdist clean
+.PHONY: install run test bench bench-solver bench-judge bench-strength train reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -58,6 +58,11 @@ bench: install
 # positions (see benchmarks/solver.py for the answer format it must print).
 bench-solver: install
 	$(PY) benchmarks/solver.py $(if $(AGAINST),--against '$(AGAINST)')
+
+# The judge alone; AGAINST=DIR also measures the clinea checkout in DIR
+# (built there with make), interleaved run for run, with the ratios.
+bench-judge: install
+	$(PY) benchmarks/judge.py $(if $(AGAINST),--against '$(AGAINST)')
 
 # strong against peers: a perfect 7x6 player from the 49 two-move openings
 # with both colours at 0.05 s a move, and OpenSpiel's C++ MCTS (10000

@@ -1,0 +1,46 @@
+"""benchmarks/judge.py: its C random player speaks the protocol as a course
+bot does (openings included), and the benchmark prints its figures for
+both players, and the ratios with --against (here this checkout itself)."""
+import importlib.util
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from judge_helpers import C_LINEA, WORK_DIR, records
+
+BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "judge.py"
+REPO = BENCHMARK.parents[1]
+
+
+def benchmark_module():
+    spec = importlib.util.spec_from_file_location("judge_benchmark", BENCHMARK)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_c_random_player_plays_whole_matches_without_a_forfeit(tmp_path):
+    player = benchmark_module().compile_c_player(str(tmp_path))
+    results = tmp_path / "r.jsonl"
+    done = subprocess.run([C_LINEA, "--blue_player", player, "1", "--red_player", player, "2", "--iterations", "40",
+                           "--openings", "3", "--columns", "5", "--rows", "4", "--c", "3", "--p", "8",
+                           "--seed", "2", "--results", str(results), "--quiet"],
+                          capture_output=True, text=True, timeout=120, cwd=WORK_DIR.name)
+    assert done.returncode == 0, done.stderr
+    games = records(results)
+    assert len(games) == 40 and all(game["forfeit"] is None for game in games)
+    assert {game["reason"] for game in games} <= {"connect", "draw"}
+
+
+def test_the_benchmark_prints_games_per_second_and_cpu_for_both_players_and_the_ratios():
+    done = subprocess.run([sys.executable, str(BENCHMARK), "--games", "10", "--repeats", "1", "--only", "runner",
+                           "--against", str(REPO), "--in-process-games", "0", "--memory-games", "0"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for player in ("C", "Python"):
+        line = re.search(rf"runner {player} +players: +([\d,]+) games/s.*CPU judge ([\d.]+) ms/game, "
+                         rf"players ([\d.]+) ms/game", done.stdout)
+        assert line, done.stdout
+        assert all(float(value.replace(",", "")) > 0 for value in line.groups())
+    assert len(re.findall(r"this / --against: games/s x[\d.]+", done.stdout)) == 2, done.stdout

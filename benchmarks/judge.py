@@ -178,10 +178,11 @@ def protocol_figures(args: argparse.Namespace) -> None:
     with tempfile.TemporaryDirectory() as build:
         c_player = compile_c_player(build)
         runs: dict[tuple, list[dict]] = {}
-        for _ in range(args.repeats):
+        for repeat in range(args.repeats):
             for way in ways:
                 for player in PLAYERS:
-                    for name, (python, checkout) in checkouts.items():
+                    # who goes first alternates: neither gets the machine's better moments by its place
+                    for name, (python, checkout) in list(checkouts.items())[::1 if repeat % 2 == 0 else -1]:
                         command = [c_player] if player == "C" else [python_player(checkout)]
                         runs.setdefault((way, player, name), []).append(
                             run_once(python, way, command, command, args.games))

@@ -52,7 +52,7 @@ class _Run:
     player, once per process)."""
 
     def __init__(self):
-        self.mark = os.urandom(6).hex()  # not `secrets`: its import alone took 5-10 ms of every start-up
+        self.mark = os.urandom(6).hex()  # not `secrets`: its import alone took milliseconds of every start-up
         self.seats = itertools.count()
         self.lock = threading.Lock()
         self.watchdog: Optional[subprocess.Popen] = None

@@ -57,9 +57,9 @@ class ProcessSeat(Seat):
     # ------------------------------------------------------------ transcript
     # Lines wait in `pending` and go to the file in one write, whole, at the
     # end of each game, at a note, when the player dies or is slow to answer
-    # (PlayerProcess.on_idle): a line per system call was half the judge's
-    # time in fast games. A judge killed by SIGKILL loses at most the lines
-    # of the games in flight; every other way out flushes them.
+    # (PlayerProcess.on_idle): a write per line was two of every three
+    # write() calls of a fast run. A judge killed by SIGKILL loses at most
+    # the lines of the games in flight; every other way out flushes them.
 
     def _log(self, line: str) -> None:
         if self.log is not None:

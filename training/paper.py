@@ -33,19 +33,14 @@ STANDARD = Geometry(7, 6, 4, 21)
 #    an opponent's lone stone open at both ends ten times one's own (X_X
 #    becomes XXX in the gap). That leaves about 0.06 % lost, each to a
 #    fork built from gaps no run feature sees.
-HAND_MADE_OWN = Weights.from_groups({
-    "centre": 0.3, "borders": -0.05, "corners": -0.1, "liberties": 0.0,
-    "consecutive": [0.0, 0.1, 0.3], "extensible": [0.02, 0.2, 0.6],
-    "extensible_next": [0.0, 0.15, 0.5], "bi_extensible": [0.05, 0.3, 1.0]}, 4)
-HAND_MADE_OPPONENT = Weights.from_groups({
-    **HAND_MADE_OWN.groups(), "bi_extensible": [0.5, 1.0, 1.0]}, 4)
+_OWN = {**Weights.default().groups(), "liberties": 0.0}
+HAND_MADE = Weights(Weights.from_groups(_OWN, 4).values, 4, {"made_by": "hand"},
+                    opponent=Weights.from_groups({**_OWN, "bi_extensible": [0.5, 1.0, 1.0]}, 4))
 
 
 def hand_made(c: int) -> list[float]:
-    """The hand-made player for `c` in a row as one report-parametrisation
-    vector: the scalars, own run weights, then the opponent's."""
-    own, opponent = HAND_MADE_OWN.for_c(c), HAND_MADE_OPPONENT.for_c(c)
-    return own + opponent[parametrisation.SCALARS:]
+    """The hand-made player for `c` in a row, as a vector of the report's parametrisation."""
+    return parametrisation.vector(HAND_MADE, "report", c)
 
 
 GA_REPORT = {"population": 50, "generations": 150, "selection": 2, "fitness": 2, "pmut": 0.005, "pcross": 0.4}

@@ -39,9 +39,10 @@ class GreedyBot(Bot):
 
     def __init__(self, weights: Weights | None = None, opponent: Weights | None = None):
         """`opponent`: weights of the opponent's features, when they differ
-        from the player's own (the report's parametrisation)."""
+        from the player's own (the report's parametrisation); by default
+        those `weights` carry, if any."""
         self.weights = weights if weights is not None else Weights.default()
-        self.opponent = opponent
+        self.opponent = opponent if opponent is not None else self.weights.opponent
         self._cores: dict[int, Greedy] = {}
 
     def core_for(self, board: Board) -> Greedy:

@@ -14,6 +14,9 @@ File format (what `players/greedy --weights FILE` reads and training writes):
                  "liberties": 0.05,
                  "consecutive": [0.0, 0.1, 0.3], "extensible": [...],
                  "extensible_next": [...], "bi_extensible": [...]},
+     "opponent_weights": {...},           # optional: the same groups, for the
+                                          # opponent's features (the report's
+                                          # parametrisation); default "weights"
      "info": {...}}                       # optional: how the weights were made
 
 A vector made for one `c` plays on boards with another `c`: each run vector
@@ -77,11 +80,15 @@ class Weights:
     values: list[float]
     c: int
     info: dict = field(default_factory=dict)
+    # the opponent's features weighed apart (same c, same layout); None: `values` for both
+    opponent: "Weights | None" = None
 
     def __post_init__(self):
         expected = feature_count(self.c)
         if len(self.values) != expected:
             raise ValueError(f"{len(self.values)} weights for c={self.c}: expected {expected}")
+        if self.opponent is not None and self.opponent.c != self.c:
+            raise ValueError(f"opponent weights for c={self.opponent.c}, own weights for c={self.c}")
         names = feature_names(self.c)
         self.values = [check_weight(v, names[i]) for i, v in enumerate(self.values)]
 
@@ -133,7 +140,10 @@ class Weights:
         return out
 
     def to_json(self) -> dict:
-        return {"format": FORMAT, "c": self.c, "weights": self.groups(), "info": self.info}
+        data = {"format": FORMAT, "c": self.c, "weights": self.groups(), "info": self.info}
+        if self.opponent is not None:
+            data["opponent_weights"] = self.opponent.groups()
+        return data
 
     def save(self, path) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n")
@@ -153,7 +163,13 @@ class Weights:
             c = data.get("c")
             if isinstance(c, bool) or not isinstance(c, int) or c < 1:
                 raise ValueError(f'"c"={c!r} is out of range: allowed an integer 1 or more')
-            return cls.from_groups(data.get("weights"), c, data.get("info") or {})
+            opponent = None
+            if data.get("opponent_weights") is not None:
+                try:
+                    opponent = cls.from_groups(data["opponent_weights"], c)
+                except ValueError as error:
+                    raise ValueError(f'"opponent_weights": {error}') from None
+            return cls(cls.from_groups(data.get("weights"), c).values, c, data.get("info") or {}, opponent)
         except ValueError as error:
             raise ValueError(f"weights file {path}: {error}") from None
 

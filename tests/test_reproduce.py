@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from clinea.core import Board
 from clinea.core.features import count_features, feature_count
 from clinea.core.greedy import Greedy
-from clinea.training import genetic, grid, parametrisation
-from clinea.training.fitness import DRAW, LOSS, WIN, Tally
+from clinea.players.weights import Weights
+from clinea.training import genetic, grid, paper, parametrisation
+from clinea.training.fitness import DRAW, LOSS, WIN, Tally, versus
 from clinea.training.games import Geometry, greedy
 from clinea.training.parallel import Runner
 from clinea.training.report import Budget, Recorder
@@ -206,3 +207,22 @@ def test_versus_with_lengths_counts_the_plies_of_each_game():
     assert [g[:2] for g in timed] == plain  # same games, same dice
     for outcome, _, plies in timed:
         assert 1 <= plies <= 20 and (outcome != DRAW or plies == 20)
+
+
+# ------------------------------------------------------------ the hand-made row
+
+@pytest.mark.parametrize("moves, blocks", [([3, 3, 4], {2, 5}), ([3, 3, 5], {4})])
+def test_the_hand_made_player_blocks_what_forks_grow_from(moves, blocks):
+    """A pair open at both ends on the floor, and two stones around a gap:
+    one more stone makes two winning cells. The shipped weights stack on the
+    centre; the hand-made row blocks."""
+    board = Board.from_moves(moves)
+    assert greedy(paper.hand_made(4), 4).choose(board) in blocks
+    assert greedy(Weights.default().for_c(4), 4).choose(board) not in blocks
+
+
+def test_the_hand_made_player_loses_fewer_games_to_random_than_the_shipped_weights():
+    with Runner(1) as runner:
+        hand, shipped = versus([paper.hand_made(4), Weights.default().for_c(4)], paper.STANDARD, 4, "random",
+                               1000, 3, runner)
+    assert Tally.of(hand).losses < Tally.of(shipped).losses / 4

@@ -2,6 +2,9 @@
 on hand-made results, the in-C game loop against the judge's referee, and a
 short run of every method whose weights the greedy player then plays with."""
 import csv
+import json
+import os
+import sys
 import time
 import random
 import subprocess
@@ -14,13 +17,15 @@ from clinea.judge.referee import play_bots
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
 from clinea.players.weights import Weights
-from clinea.training import cli, genetic, grid, hillclimb, lms
+from clinea.core import Board
+from clinea.training import cli, genetic, grid, hillclimb, lms, parametrisation
 from clinea.training.fitness import (DRAW, LOSS, WIN, Tally, fitness_not_lost, fitness_points,
                                      round_robin, versus)
 from clinea.training.games import FastRandomBot, Geometry, greedy, play
 from clinea.training.parallel import Runner, chunks
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
+CLINEA = os.path.join(os.path.dirname(sys.executable), "clinea")
 C = 4
 N = feature_count(C)
 
@@ -258,3 +263,73 @@ def test_bad_options_name_the_value_and_range(args, message, capsys, tmp_path):
         cli.main([*args, "--out", str(tmp_path / "x"), "--quiet"])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+
+
+# ---------------------------------------------------------------- the report's 28 parameters in `clinea train`
+
+def random_board(rng: random.Random, moves: int):
+    board = Board(7, 6, 4, 21)
+    for _ in range(moves):
+        if board.is_over():
+            break
+        board.play(rng.choice(board.legal_columns()))
+    return board
+
+
+def test_train_genetic_over_the_reports_parametrisation_writes_a_player_the_program_reads(tmp_path):
+    prefix = tmp_path / "r"
+    done = subprocess.run([CLINEA, "train", "genetic", "--parametrisation", "report", "--population", "4",
+                           "--generations", "2", "--eval-games", "1", "--quiet", "--seed", "5",
+                           "--out", str(prefix)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(Path(f"{prefix}.json").read_text())
+    assert data["info"]["parametrisation"] == "report" and set(data["opponent_weights"]) == set(data["weights"])
+    weights = Weights.load(f"{prefix}.json")
+    vector = parametrisation.vector(weights, "report", 4)
+    assert len(vector) == 28 and weights.opponent.values != weights.values
+    # the file's player is the trained vector's, opponent weights included
+    rng = random.Random(2)
+    trained, loaded = greedy(vector, 4), GreedyBot(weights)
+    boards = [random_board(rng, rng.randrange(0, 30)) for _ in range(60)]
+    boards = [b for b in boards if not b.is_over()]
+    assert [loaded.choose(b) for b in boards] == [trained.choose(b) for b in boards]
+    own_only = GreedyBot(Weights(weights.values, 4))
+    assert [own_only.choose(b) for b in boards] != [trained.choose(b) for b in boards]
+    result = subprocess.run([str(PLAYERS_DIR / "greedy"), "--weights", f"{prefix}.json"],
+                            input="azul rojo\n7 6 4 21\nvos\n3\nperdiste\nsalir\n",
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0 and result.stdout.splitlines()[-1] == "listo", result.stderr
+
+
+def test_train_grid_and_hillclimb_take_the_reports_parametrisation(tmp_path):
+    start = tmp_path / "start.json"
+    Weights.default().save(start)  # one weight per feature: the opponent's runs start as the player's own
+    cli.main(["hillclimb", "--parametrisation", "report", "--start", str(start), "--iterations", "1",
+              "--games", "1", "--seed", "3", "--eval-games", "0", "--quiet", "--out", str(tmp_path / "h")])
+    climbed = Weights.load(tmp_path / "h.json")
+    assert climbed.opponent is not None and climbed.info["parametrisation"] == "report"
+    # grid over two opponent run weights, out of reach of clinea's 16
+    cli.main(["grid", "--parametrisation", "report", "--start", str(start), "--order", "20,27", "--step", "1",
+              "--seed", "3", "--eval-games", "0", "--quiet", "--out", str(tmp_path / "g")])
+    vector = parametrisation.vector(Weights.load(tmp_path / "g.json"), "report", 4)
+    before = parametrisation.vector(Weights.default(), "report", 4)
+    assert vector[:20] + vector[21:27] == before[:20] + before[21:27]
+    assert (vector[20], vector[27]) in [(before[20], before[27])] + [(a, b) for a in (-1, 0, 1) for b in (-1, 0, 1)]
+    with open(tmp_path / "g.csv") as f:
+        assert [row["pair"] for row in csv.DictReader(f)] == ["20-27"]
+    with pytest.raises(SystemExit):
+        cli.main(["grid", "--order", "20,27", "--quiet", "--out", str(tmp_path / "x")])
+
+
+def test_weights_with_opponent_weights_survive_the_file(tmp_path):
+    rng = random.Random(4)
+    vector = [round(rng.uniform(-1, 1), 6) for _ in range(parametrisation.length("report", 5))]
+    parametrisation.to_weights(vector, 5, {"made_by": "test"}).save(tmp_path / "w.json")
+    assert parametrisation.vector(Weights.load(tmp_path / "w.json"), "report", 5) == vector
+    with pytest.raises(ValueError, match="only the report parametrisation"):
+        parametrisation.vector(Weights.load(tmp_path / "w.json"), "clinea", 5)
+    data = json.loads((tmp_path / "w.json").read_text())
+    data["opponent_weights"]["centre"] = 3
+    (tmp_path / "w.json").write_text(json.dumps(data))
+    with pytest.raises(ValueError, match=r'"opponent_weights": centre=3 is out of range'):
+        Weights.load(tmp_path / "w.json")

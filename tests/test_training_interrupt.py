@@ -58,3 +58,30 @@ def test_an_unwritable_out_is_refused_before_the_run(tmp_path, out, message):
                           capture_output=True, text=True, cwd=tmp_path, timeout=60)
     assert done.returncode == 2 and message in done.stderr and "Traceback" not in done.stderr
     assert not (tmp_path / "run.csv").exists()
+
+
+def test_a_ctrl_c_while_a_row_is_recorded_leaves_the_csv_and_the_count_agreeing(tmp_path):
+    """The race behind a rare failure of the test above: Ctrl-C between
+    counting a row and writing it left the JSON's iteration count one ahead
+    of the CSV. The signal here arrives exactly there."""
+    from clinea.training.report import Budget, Recorder
+
+    path = tmp_path / "run.csv"
+    recorder = Recorder(path, Budget(10, None), quiet=True)
+    stats = {"best": 1.0, "worst": 0.0, "mean": 0.5, "median": 0.5}
+    recorder.record(1, stats, best=([0.1], 1.0))
+    writer = recorder._writer
+
+    class InterruptedWriter:
+        def writerow(self, row):
+            os.kill(os.getpid(), signal.SIGINT)  # Python raises at its next instruction
+            time.sleep(0.01)
+            return writer.writerow(row)
+
+    recorder._writer = InterruptedWriter()
+    with pytest.raises(KeyboardInterrupt):
+        recorder.record(2, stats, best=([0.2], 2.0))
+    recorder.close()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+    rows = path.read_text().splitlines()[1:]
+    assert len(rows) == len(recorder.rows) == 2 and recorder.best == ([0.2], 2.0)

@@ -12,10 +12,9 @@ import sys
 import threading
 
 from clinea.core import MAX_SIDE, Board
-from clinea.core.features import feature_count
 from clinea.players.weights import Weights
 from clinea.ray_cluster import LOCAL
-from clinea.training import genetic, grid, hillclimb, lms
+from clinea.training import genetic, grid, hillclimb, lms, parametrisation
 from clinea.training.games import Geometry
 from clinea.training.parallel import Runner
 from clinea.training.report import Budget, Recorder, final_evaluation, plot, plotting, print_evaluation
@@ -24,6 +23,7 @@ METHODS = ("grid", "genetic", "hillclimb", "lms")
 EXAMPLES = """examples:
   clinea train genetic --population 50 --generations 150 --selection 2 --fitness 2 --pmut 0.005 --pcross 0.4 --jobs 2
   clinea train grid --rule c --games 10 --sweeps 1 --time-limit 60
+  clinea train genetic --parametrisation report --generations 50   (the report's 28 parameters)
   clinea train hillclimb --iterations 200 --factor 0.2 --opponent minimax
   clinea train lms --iterations 50 --against self --rate 0.05 --cooling 0.98
   clinea train genetic --population 200 --generations 150 --ray HEAD:6379   (games on a Ray cluster)
@@ -81,6 +81,13 @@ def _start(parser: argparse.ArgumentParser) -> None:
                         help="start from these weights (default: random in [-1, 1])")
 
 
+def _parametrisation(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--parametrisation", choices=parametrisation.NAMES, default="clinea",
+                        help="clinea: one weight per feature on (own - opponent), 16 for c = 4; report: the "
+                             "report's player, own and opponent's run features weighed apart, 28 for c = 4 "
+                             "(default clinea)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="clinea train", description=__doc__.splitlines()[0] + " " + " ".join(__doc__.splitlines()[1:]),
@@ -91,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p, "sweeps", 1)
     _start(p)
+    _parametrisation(p)
     p.add_argument("--rule", choices=grid.RULES, default="a",
                    help="better than the champion: a beats it in both colours; b over N games "
                         "against random; c over N games against randomized minimax (default a)")
@@ -107,6 +115,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = methods.add_parser("genetic", help="the seed's genetic algorithm (section 5)",
                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p, "generations", 150)
+    _parametrisation(p)
     p.add_argument("--population", type=_positive_int("--population"), default=50,
                    help="individuals per generation (default 50)")
     p.add_argument("--pcross", type=float, default=0.4, help="chance of switching parent at each gene (default 0.4)")
@@ -133,6 +142,7 @@ def build_parser() -> argparse.ArgumentParser:
                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p, "iterations", 100)
     _start(p)
+    _parametrisation(p)
     p.add_argument("--factor", type=float, default=0.2, help="f: each weight times 1 +- up to f (default 0.2)")
     p.add_argument("--games", type=_positive_int("--games"), default=50, help="N, games per colour (default 50)")
     p.add_argument("--opponent", choices=("random", "minimax"), default="minimax",
@@ -150,10 +160,10 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _start_weights(path, c: int, rng: random.Random) -> list[float]:
+def _start_weights(path, c: int, rng: random.Random, name: str = "clinea") -> list[float]:
     if path:
-        return Weights.load(path).for_c(c)
-    return [rng.uniform(-1, 1) for _ in range(feature_count(c))]
+        return parametrisation.vector(Weights.load(path), name, c)
+    return [rng.uniform(-1, 1) for _ in range(parametrisation.length(name, c))]
 
 
 def pool(args):
@@ -175,17 +185,20 @@ def main(argv: list[str] | None = None) -> int:
         seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(63)
         rng = random.Random(seed)
         iterations = getattr(args, args.limit_name)
+        # lms learns one linear evaluation of (own - opponent): clinea's layout only
+        name = getattr(args, "parametrisation", "clinea")
+        length = parametrisation.length(name, args.c)
         if iterations is None and args.time_limit is None:
             iterations = args.default_limit
         if args.method == "grid":
             order = [int(x) for x in args.order.split(",")] if args.order else None
-            pairs = grid.pairs_from_order(order or range(feature_count(args.c)), feature_count(args.c))
+            pairs = grid.pairs_from_order(order or range(length), length)
             iterations = iterations * len(pairs) if iterations is not None else None
         budget = Budget(iterations, args.time_limit)
         prefix = args.out or f"train-{args.method}"
         check_out(prefix)
-        start = None if args.method == "genetic" else _start_weights(args.start, args.c, rng)
-        seeds = [Weights.load(f).for_c(args.c) for f in getattr(args, "init", ())]
+        start = None if args.method == "genetic" else _start_weights(args.start, args.c, rng, name)
+        seeds = [parametrisation.vector(Weights.load(f), name, args.c) for f in getattr(args, "init", ())]
     except ValueError as error:
         parser.error(str(error))
     extra = {"hillclimb": ["accepted"], "lms": ["win_rate", "victory_rate", "rate"], "grid": ["pair", "champion_wins", "champion_losses"]}
@@ -205,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
                         external_games=args.external_games, fast_wins=args.fitness == "random-fast",
                         external_opponent="random" if args.fitness.startswith("random") else "minimax",
                         whole_vectors=args.whole_vectors, elite_never_mutates=args.elite_never_mutates,
-                        low=args.min, high=args.max)
+                        parametrisation=name, low=args.min, high=args.max)
                     best, score = genetic.run(geometry, config, budget, recorder, runner, rng.getrandbits(63), seeds)
                 elif args.method == "grid":
                     best, score = grid.run(geometry, start, args.rule, args.step, order, args.games,
@@ -264,13 +277,14 @@ def write_results(args, argv, seed, geometry, recorder, budget, best, score, eva
     CSV was written row by row."""
     info = {"made_by": f"clinea train {args.method}", "argv": list(argv if argv is not None else sys.argv[1:]),
             "seed": seed, "board": [args.columns, args.rows, args.c, geometry.tokens],
-            "iterations": len(recorder.rows), "seconds": round(budget.elapsed(), 2), "fitness": score}
+            "iterations": len(recorder.rows), "seconds": round(budget.elapsed(), 2), "fitness": score,
+            "parametrisation": getattr(args, "parametrisation", "clinea")}
     if interrupted:
         info["interrupted"] = True
     if evaluation:
         info["evaluation"] = {kind: {"first": vars(first), "second": vars(second)}
                               for kind, (first, second) in evaluation.items()}
-    Weights(best, args.c, info).save(prefix + ".json")
+    parametrisation.to_weights(best, args.c, info).save(prefix + ".json")
     plot(recorder.rows, prefix + ".png", f"clinea train {args.method} on {args.columns}x{args.rows}, c={args.c}",
          args.method)
     print(f"wrote {prefix}.json, {prefix}.csv, {prefix}.png")

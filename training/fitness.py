@@ -105,10 +105,12 @@ def versus_task(task: list) -> list:
     """[(geometry, c, values, kind, depth, seed, me)] -> [(outcome for the
     greedy player, which moves first when me == 0, plies played)]."""
     out = []
-    player = None
+    player, made_for = None, None
     for geometry, c, values, kind, depth, seed, me in task:
-        if player is None or player.weights.values != list(values):
-            player = greedy(values, c)
+        if player is None or made_for != values:
+            # compared with the vector given, not the player's own weights:
+            # the report's parametrisation holds more than those
+            player, made_for = greedy(values, c), values
         other = opponent(kind, seed, depth)
         pair = (player, other) if me == 0 else (other, player)
         result = play(*pair, geometry)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import itertools
 from typing import Sequence
 
-from clinea.core.features import feature_count
 from clinea.training.fitness import LOSS, WIN, Tally, fitness_points, outcome_for, round_robin_task, summary, versus
 
 RULES = ("a", "b", "c")
@@ -103,7 +102,7 @@ def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequenc
         raise ValueError(f"definitions {definitions!r} are unknown: allowed {', '.join(DEFINITIONS)}")
     accept = ACCEPT[rule, definitions]
     c = geometry.c
-    length = feature_count(c)
+    length = len(start)  # either parametrisation (clinea.training.parametrisation)
     values = grid_values(step)
     pairs = pairs_from_order(order if order else range(length), length)
     champion = list(start)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from typing import Sequence
 
 from clinea.core.features import feature_count, run_lengths
+from clinea.players.weights import Weights
 
 NAMES = ("clinea", "report")
 SCALARS = 4
@@ -43,3 +44,25 @@ def player_weights(values: Sequence[float], c: int) -> tuple[list[float], list[f
         return scalars + values[SCALARS:SCALARS + runs], scalars + values[SCALARS + runs:]
     raise ValueError(f"{len(values)} weights for c={c}: expected {length('clinea', c)} (clinea) "
                      f"or {length('report', c)} (report)")
+
+
+def to_weights(values: Sequence[float], c: int, info: dict | None = None) -> Weights:
+    """A vector of either parametrisation as the greedy player's weights
+    (with opponent weights of their own for the report's), ready to save."""
+    own, opponent = player_weights(values, c)
+    return Weights(own, c, info or {}, None if opponent is None else Weights(opponent, c))
+
+
+def vector(weights: Weights, name: str, c: int) -> list[float]:
+    """`weights` (a file's, maybe made for another c) as a vector of
+    parametrisation `name` for `c` in a row: the report's takes the
+    opponent's run weights from the file, or the player's own when it has none."""
+    own = weights.for_c(c)
+    if name == "clinea":
+        if weights.opponent is not None:
+            raise ValueError("these weights weigh the opponent's features apart: "
+                             "only the report parametrisation can start from them")
+        return own
+    length(name, c)  # refuses an unknown name
+    opponent = weights.opponent.for_c(c) if weights.opponent is not None else own
+    return own + opponent[SCALARS:]

@@ -4,7 +4,10 @@ evaluation printed."""
 from __future__ import annotations
 
 import csv
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from typing import Sequence
 
 from clinea.progress import progress_bar
@@ -58,12 +61,14 @@ class Recorder:
     def record(self, iteration: int, stats: dict, best: tuple[list[float], float], **extra) -> None:
         """One row; `best` is (the run's best weights so far, their fitness),
         what an interrupted run writes."""
-        self.best = (list(best[0]), best[1])
         row = {"iteration": iteration, **{k: round(stats[k], 6) for k in ("best", "worst", "mean", "median")},
                "elapsed": round(self.budget.elapsed(), 3), **extra}
-        self.rows.append(row)
-        self._writer.writerow(row)
-        self._file.flush()
+        with interrupts_held():
+            # a run interrupted here writes `best` and len(rows) beside the CSV: all three must agree
+            self.best = (list(best[0]), best[1])
+            self.rows.append(row)
+            self._writer.writerow(row)
+            self._file.flush()
         if self._bar is not None:
             self._bar.update(1)
             self._bar.set_postfix(best=f"{stats['best']:.3f}", mean=f"{stats['mean']:.3f}")
@@ -72,6 +77,31 @@ class Recorder:
         if self._bar is not None:
             self._bar.close()
         self._file.close()
+
+
+HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)
+
+
+@contextmanager
+def interrupts_held():
+    """Ctrl-C and SIGTERM arriving inside the block take effect when it ends
+    (Python runs signal handlers in the main thread only, so elsewhere the
+    block is plain)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    arrived = []
+    previous = {}
+    try:
+        for number in HELD_SIGNALS:
+            # a signal before this swap raises at once, with nothing yet to restore
+            previous[number] = signal.signal(number, lambda number, frame: arrived.append(number))
+        yield
+    finally:
+        for number, handler in previous.items():
+            signal.signal(number, handler)
+        for number in arrived:
+            signal.raise_signal(number)  # now to the handlers the program had
 
 
 def plotting():

@@ -25,18 +25,17 @@ import sys
 import time
 from pathlib import Path
 
-from tqdm import tqdm
-
 from clinea.judge.referee import play_bots
 from clinea.judge.stats import wilson_interval
 from clinea.judge.tournament import random_opening
+from clinea.progress import progress_bar
 from clinea.players.weights import Weights
 from clinea.training import figures, lms, paper, search_table
 from clinea.training.cli import _positive_int
 from clinea.training.fitness import Tally, outcome_for, versus
 from clinea.training.games import Geometry, greedy
 from clinea.training.parallel import Runner
-from clinea.training.parametrisation import player_weights
+from clinea.training.parametrisation import to_weights
 from clinea.training.report import Budget, Recorder
 
 EXAMPLES = """examples:
@@ -93,16 +92,11 @@ def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner, out: Pa
         tally = win_share(weights, row.geometry, "random", games, seed + 7, runner)
         rows = _read_csv(csv_path) if csv_path.exists() else []
         runs.append({"seed": seed, "weights": weights, "tally": tally, "wall": wall, "curve": curve, "rows": rows})
-        own, opponent = player_weights(weights, row.geometry.c)
-        info = {"made_by": f"clinea reproduce {row.key}", "seed": seed}
-        if opponent is not None:
-            info["opponent_weights"] = opponent  # the report's parametrisation: players/greedy reads `weights`
-        Weights(own, row.geometry.c, info).save(out / "runs" / f"{row.key}-seed{k + 1}.json")
+        to_weights(weights, row.geometry.c, {"made_by": f"clinea reproduce {row.key}", "seed": seed}).save(
+            out / "runs" / f"{row.key}-seed{k + 1}.json")
+        bar.set_postfix(part=row.key, seed=f"{k + 1}/{seeds}",
+                        won=f"{100 * tally.wins / tally.games:.1f} % against random")
         bar.update(1)
-        if bar.disable:
-            # a log file gets a plain line per run instead of the bar's redraws
-            print(f"reproduce: {row.key} seed {k + 1}/{seeds} done in {wall:.0f} s, "
-                  f"{100 * tally.wins / tally.games:.1f} % won against random", file=sys.stderr, flush=True)
     return {"row": row, "runs": runs}
 
 
@@ -292,14 +286,17 @@ def main(argv: list[str] | None = None) -> int:
     rows = [row for row in paper.ROWS if row.key in wanted]
     start = time.perf_counter()
     results, search, table, learned = [], None, None, None
-    with Runner(args.jobs) as runner, tqdm(total=len(rows) * args.seeds, desc="reproduce", unit="run",
-                                               disable=not sys.stderr.isatty()) as bar:
-        for row in rows:
-            bar.set_postfix_str(row.key)
-            results.append(run_row(row, args.quick, args.seeds, games, runner, out, bar))
-        if "lms" in wanted:
-            bar.set_postfix_str("lms")
-            learned = lms_part(args.quick, args.seeds, games, runner, out)
+    bar = progress_bar(len(rows) * args.seeds, unit="run", desc="reproduce")
+    try:
+        with Runner(args.jobs) as runner:
+            for row in rows:
+                bar.set_postfix(part=row.key)
+                results.append(run_row(row, args.quick, args.seeds, games, runner, out, bar))
+            if "lms" in wanted:
+                bar.set_postfix(part="lms")
+                learned = lms_part(args.quick, args.seeds, games, runner, out)
+    finally:
+        bar.close()
     if "search" in wanted:
         search = search_table.measure(args.quick)
         figures.search_curves(out / "search.png", f"7x6 c=4, the evaluator's evaluation, {search['positions']} "

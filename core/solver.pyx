@@ -69,6 +69,7 @@ from .clock cimport monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 
 from clinea.core.book import standard_book
+from clinea.core.timeman import Limits, SearchResult
 
 cdef extern from *:
     """
@@ -730,6 +731,16 @@ cdef class Solver:
         while not (chosen >> (col * s.stride)) & s.column_mask[0]:
             col += 1
         return col, value
+
+    def search(self, Board board, limits: Limits = Limits(), bint weak=False) -> SearchResult:
+        """`play_value` within `limits` (time and nodes), as the players'
+        `SearchResult`: proven, with the move None where `play_value` has
+        none (weak: every move loses), or move and score None when the
+        budget ran out."""
+        cdef double started = monotonic()
+        found = self.play_value(board, weak, limits.nodes, limits.time)
+        move, score = (None, None) if found is None else found
+        return SearchResult(move, score, 0, self.s.nodes, monotonic() - started, found is not None, weak, "solver")
 
     def best_move(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
         """A column of best score (the most central among equals, left

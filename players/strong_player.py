@@ -5,20 +5,16 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from clinea.core import Board
 from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
 from clinea.core.search import MATE_SCORE, WIN_SCORE, Search
 from clinea.core.solver import Solver
+from clinea.core.timeman import Limits, SearchResult, TimeManager
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
 
-#: fraction of --time-per-move the search may use, and a fixed reserve for
-#: the driver, the Python layer and a loaded machine
-TIME_FRACTION = 0.8
-TIME_RESERVE = 0.02
 #: remaining moves under which an exact solve is tried first (bitboard games
 #: solve far faster than cell-array ones), and the share of the time it gets
 SOLVE_REMAINING_BITBOARD = 30
@@ -38,11 +34,6 @@ def describe(score: int) -> str:
     return str(score)
 
 
-def move_budget(time_per_move: float) -> float:
-    """Seconds the searches may take for one move of `time_per_move`."""
-    return max(0.005, time_per_move * TIME_FRACTION - TIME_RESERVE)
-
-
 class StrongBot(Bot):
     """Exact solve when it fits, else iterative-deepening alpha-beta, timed."""
 
@@ -54,13 +45,16 @@ class StrongBot(Bot):
                  solve: bool = True, max_nodes: int = 0):
         if not 0.001 <= time_per_move <= 3600:
             raise ValueError(f"time-per-move={time_per_move} is out of range: allowed 0.001..3600 seconds")
-        self.time_per_move = time_per_move
-        self.max_nodes = max_nodes
+        self.limits = Limits(time=time_per_move, nodes=max_nodes)
         self.search = Search(weights, tt_log2)
         # the solver's table (2**22 words, 32 MB) is allocated on first use;
         # on 7x6 its opening book makes a solve worth trying from the first move
         self.solver = Solver(22) if solve else None
-        self.last = {}
+        self.last: SearchResult | None = None
+
+    @property
+    def time_per_move(self) -> float:
+        return self.limits.time
 
     def new_game(self, board: Board, me: int) -> None:
         # the one-time set-up (the table, and on 7x6 the 0.1-0.3 s book load)
@@ -68,7 +62,7 @@ class StrongBot(Bot):
         if self.solver is not None:
             self.solver.prepare(board)
 
-    def _try_solve(self, board: Board, seconds: float) -> dict | None:
+    def _try_solve(self, board: Board, clock: TimeManager, share: float) -> SearchResult | None:
         """A move that keeps the position's exact value, or None when the
         position is too far from the end or the time ran out. The win /
         draw / loss value comes first (on 7x6 a book lookup and one search
@@ -76,53 +70,43 @@ class StrongBot(Bot):
         so a slow exact solve never costs the value."""
         if self.solver is None:
             return None
-        start = time.perf_counter()
         self.solver.prepare(board)  # a no-op after new_game, unless the game changed
         remaining = board.max_moves - board.moves_played
         limit = SOLVE_REMAINING_BITBOARD if board.is_bitboard else SOLVE_REMAINING_GENERIC
         if remaining > limit and not self.solver.uses_book:
             return None
-        weak = self.solver.play_value(board, weak=True, time_limit=seconds, max_nodes=self.max_nodes)
-        if weak is None:
+        weak = clock.spent(self.solver.search(board, clock.share(share), weak=True))
+        if not weak.proven:
             return None
-        nodes = self.solver.nodes
-        left = seconds - (time.perf_counter() - start)
-        exact = None
-        if left > 0.001:
-            exact = self.solver.play_value(board, time_limit=left, max_nodes=self.max_nodes)
-            nodes += self.solver.nodes
-        if exact is not None:
-            return {"move": exact[0], "score": exact[1], "nodes": nodes, "solved": True, "weak": False}
-        move, value = weak
-        if move is None:
+        if not clock.exhausted():
+            exact = clock.spent(self.solver.search(board, clock.share(share)))
+            if exact.proven:
+                return exact
+        if weak.move is None:
             return None  # lost against perfect play: the search's move gives the opponent most chances to err
-        return {"move": move, "score": value, "nodes": nodes, "solved": True, "weak": True}
+        return weak
 
     def choose(self, board: Board) -> int:
-        start = time.perf_counter()
-        budget = move_budget(self.time_per_move)
+        clock = TimeManager(self.limits)
         share = SOLVE_SHARE_WITH_BOOK if self.solver is not None and self.solver.uses_book else SOLVE_SHARE
-        solved = self._try_solve(board, budget * share)
-        if solved is not None:
-            self.last = solved
-            move = solved["move"]
-        else:
-            left = budget - (time.perf_counter() - start)
-            self.last = self.search.think(board, time_limit=max(left, 0.001), max_nodes=self.max_nodes)
-            self.last["solved"] = False
-            move = self.last["move"]
+        found = self._try_solve(board, clock, share)
+        if found is None:
+            found = clock.spent(self.search.think(board, clock.share()))
+        found.nodes = clock.nodes
+        found.time = clock.elapsed()
+        self.last = found
         if self.verbose:
-            self._report(time.perf_counter() - start)
-        return move
+            self._report()
+        return found.move
 
-    def _report(self, elapsed: float) -> None:
-        info = self.last
-        nps = info["nodes"] / elapsed if elapsed > 0 else 0.0
-        if info["solved"]:
-            what = f"{'weak' if info['weak'] else 'exact'} solve score {info['score']}"
+    def _report(self) -> None:
+        found = self.last
+        nps = found.nodes / found.time if found.time > 0 else 0.0
+        if found.source == "solver":
+            what = f"{'weak' if found.weak else 'exact'} solve score {found.score}"
         else:
-            what = f"depth {info['depth']} score {describe(info['score'])}" + (" (exact)" if info["exact"] else "")
-        print(f"strong: {what} nodes {info['nodes']} nps {nps:,.0f} time {elapsed:.3f}s",
+            what = f"depth {found.depth} score {describe(found.score)}" + (" (exact)" if found.proven else "")
+        print(f"strong: {what} nodes {found.nodes} nps {nps:,.0f} time {found.time:.3f}s",
               file=sys.stderr, flush=True)
 
     @classmethod

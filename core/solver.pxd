@@ -39,6 +39,7 @@ cdef struct Search:
     long long max_nodes
     double deadline        # monotonic seconds, 0 = none
     bint aborted
+    bint stop_requested    # set by `Solver.stop` from another thread; cleared by `Solver.resume`
 
 cdef class Solver:
     cdef Search s

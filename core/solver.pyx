@@ -246,7 +246,9 @@ cdef inline int probe_score(int lo, int hi) noexcept nogil:
 
 cdef inline bint over_budget(Search* s) noexcept nogil:
     s.nodes += 1
-    if s.max_nodes and s.nodes > s.max_nodes:
+    if s.stop_requested:
+        s.aborted = True
+    elif s.max_nodes and s.nodes > s.max_nodes:
         s.aborted = True
     elif s.deadline != 0.0 and (s.nodes & 1023) == 0 and monotonic() > s.deadline:
         s.aborted = True
@@ -567,6 +569,16 @@ cdef class Solver:
         opening book) now rather than in the first call, so that the first
         timed call pays for neither."""
         self._set_game(board)
+
+    def stop(self) -> None:
+        """Makes the call running in another thread (the bitboard path
+        releases the GIL) return None within a few nodes, and every later
+        call too, until `resume`. What it stored stays true and is kept."""
+        self.s.stop_requested = True
+
+    def resume(self) -> None:
+        """Lets calls run again after `stop`."""
+        self.s.stop_requested = False
 
     def reset(self) -> None:
         """Forgets every stored position."""

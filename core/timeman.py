@@ -92,18 +92,37 @@ class TimeManager:
             return 0
         return max(1, self.limits.nodes - self.nodes)
 
+    def reached(self, fraction: float = 1.0) -> bool:
+        """Whether `fraction` of the move's budget is spent (time or nodes)."""
+        return bool((self.budget and self.elapsed() >= fraction * self.budget - MIN_SECONDS)
+                    or (self.limits.nodes and self.nodes >= fraction * self.limits.nodes))
+
     def exhausted(self) -> bool:
         """Whether nothing is left to hand out."""
-        return ((self.budget and self.elapsed() >= self.budget - MIN_SECONDS)
-                or (self.limits.nodes and self.nodes >= self.limits.nodes))
+        return self.reached(1.0)
 
     def share(self, fraction: float = 1.0) -> Limits:
-        """Limits for the next search: `fraction` of the move's budget, but
-        no more than is left; the nodes left; the move's depth limit."""
-        seconds = 0.0
+        """Limits for the next search: `fraction` of the move's budget
+        (seconds and nodes), but no more than is left; the move's depth."""
+        seconds, nodes = 0.0, 0
         if self.budget:
             seconds = max(MIN_SECONDS, min(self.left(), fraction * self.budget))
-        return Limits(time=seconds, nodes=self.nodes_left(), depth=self.limits.depth)
+        if self.limits.nodes:
+            nodes = max(1, min(self.limits.nodes - self.nodes, int(fraction * self.limits.nodes)))
+        return self._limits(seconds, nodes)
+
+    def until(self, fraction: float) -> Limits:
+        """Limits for the next search: until `fraction` of the move's budget
+        is spent since the move started (plans made of stages)."""
+        seconds, nodes = 0.0, 0
+        if self.budget:
+            seconds = max(MIN_SECONDS, fraction * self.budget - self.elapsed())
+        if self.limits.nodes:
+            nodes = max(1, int(fraction * self.limits.nodes) - self.nodes)
+        return self._limits(seconds, nodes)
+
+    def _limits(self, seconds: float, nodes: int) -> Limits:
+        return Limits(time=seconds, nodes=nodes, depth=self.limits.depth)
 
     def spent(self, result: SearchResult) -> SearchResult:
         """Books `result`'s nodes against the move; returns it."""

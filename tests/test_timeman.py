@@ -37,7 +37,8 @@ def test_the_move_s_nodes_are_shared_between_its_searches():
     clock = TimeManager(Limits(nodes=1000, depth=3))
     assert clock.share() == Limits(time=0.0, nodes=1000, depth=3)
     clock.spent(SearchResult(move=0, score=0, nodes=700))
-    assert clock.share(0.5).nodes == 300 and not clock.exhausted()
+    assert clock.share(0.5).nodes == 300 and clock.share(0.2).nodes == 200 and not clock.exhausted()
+    assert clock.until(0.9).nodes == 200
     clock.spent(SearchResult(move=0, score=0, nodes=400))
     assert clock.exhausted() and clock.share().nodes == 1  # never "no limit" once spent
 

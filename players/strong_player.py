@@ -1,6 +1,7 @@
 """strong: our best player. An exact solve when one fits in its time,
 otherwise iterative-deepening alpha-beta with a transposition table, move
-ordering and a threat-based evaluation, within --time-per-move seconds."""
+ordering and a threat-based evaluation, within --time-per-move seconds;
+where the solver runs, it also solves on the opponent's time (pondering)."""
 from __future__ import annotations
 
 import argparse
@@ -65,16 +66,19 @@ class StrongBot(Bot):
         return self.limits.time
 
     def new_game(self, board: Board, me: int) -> None:
-        # the one-time set-up (the table, and on 7x6 the 0.1-0.3 s book load)
+        # the one-time set-up (the table, and on 7x6 the 0.1 s book load)
         # before the clock of the first move, not inside it
         self.stop_pondering()
         if self.solver is not None:
             self.solver.prepare(board)
 
     def _solve_worth_trying(self, board: Board) -> bool:
+        if self.solver is None:
+            return False
+        self.solver.prepare(board)  # a no-op after new_game, unless the game changed
         remaining = board.max_moves - board.moves_played
         limit = SOLVE_REMAINING_BITBOARD if board.is_bitboard else SOLVE_REMAINING_GENERIC
-        return self.solver is not None and (remaining <= limit or self.solver.uses_book)
+        return remaining <= limit or self.solver.uses_book
 
     def ponder(self, board: Board) -> None:
         """Thinks on the opponent's time, in a thread, until it answers: for
@@ -82,10 +86,9 @@ class StrongBot(Bot):
         (win / draw / loss) after it. What it proves stays in the solver's
         table, where the next move finds it. Only on the bitboard path, whose
         solver releases the GIL."""
+        self.stop_pondering()
         if not self.ponders or not board.is_bitboard or not self._solve_worth_trying(board):
             return
-        self.stop_pondering()
-        self.solver.prepare(board)
         self.pondering = threading.Thread(target=self._ponder, args=(board,), daemon=True)
         self.pondering.start()
 
@@ -124,7 +127,6 @@ class StrongBot(Bot):
         draw / loss value comes first (on 7x6 a book lookup and one search
         for a move reaching it); the exact distance only while time remains,
         so a slow exact solve never costs the value."""
-        self.solver.prepare(board)  # a no-op after new_game, unless the game changed
         weak = clock.spent(self.solver.search(board, clock.share(share), weak=True))
         if not weak.proven:
             return None

@@ -6,7 +6,9 @@ the figures are printed (no assertion: goals live here, not in the tests).
    fastest win, slowest loss), from each two-move opening with strong on
    either side, at --time-per-move seconds for strong: the count of games
    strong ends worse than the opening's value (solved by our solver), and a
-   game from the empty board with strong moving first.
+   game from the empty board with strong moving first; strong's median and
+   worst move time. Strong thinks on the opponent's time for as long as an
+   opponent at equal time would take (--no-ponder: it does not).
 2. Against OpenSpiel's MCTSBot (C++, random rollouts, --simulations) on
    9x8 c5, 10x9 c4, 14x12 c6 at equal time per move: strong gets the median
    time MCTS took for its first moves on the empty board. W-D-L, score and
@@ -16,6 +18,7 @@ Needs `open_spiel` (make bench-strength installs it into .venv).
 
 example:
   python benchmarks/strength.py --openings 49 --games 20
+  python benchmarks/strength.py --games 0            # 7x6 alone
   python benchmarks/strength.py --openings 4 --games 2 --simulations 1000
 """
 from __future__ import annotations
@@ -42,36 +45,61 @@ def result_for(board: Board, side: int) -> int:
 
 
 def play_against_perfect(opening: list[int], strong_side: int, time_per_move: float,
-                         perfect: Solver) -> tuple[int, int]:
-    """(value for strong of the opening, result for strong) of one game."""
+                         perfect: Solver, ponder: bool, move_times: list[float],
+                         nodes: int = 0) -> tuple[int, int]:
+    """(value for strong of the opening, result for strong) of one game;
+    strong's seconds per move go to `move_times`.
+
+    The perfect opponent's own search takes anything from microseconds to
+    seconds, so it cannot stand for the opponent's clock: as in a match at
+    equal time, strong ponders (when `ponder`) for `time_per_move` seconds
+    after each of its moves, then stops, and only then is the opponent's
+    move computed. With `nodes`, strong has that many nodes a move instead
+    of a clock, and ponders as many: the same games on any machine, loaded
+    or not."""
     board = Board.from_moves(opening)
     value = perfect.solve(board, weak=True)
     if board.side_to_move != strong_side:
         value = -value
-    bot = StrongBot(time_per_move=time_per_move)
+    bot = StrongBot(time_per_move=3600.0, max_nodes=nodes) if nodes else StrongBot(time_per_move=time_per_move)
     bot.new_game(board.copy(), strong_side)
     while not board.is_over():
         if board.side_to_move == strong_side:
+            start = time.perf_counter()
             board.play(bot.choose(board.copy()))
+            move_times.append(time.perf_counter() - start)
+            if ponder and not board.is_over():
+                bot.ponder(board.copy())
+                if nodes and bot.pondering is not None:
+                    bot.pondering.join()  # until its nodes run out
+                else:
+                    time.sleep(time_per_move)
+                bot.stop_pondering()
         else:
             board.play(perfect.play_value(board)[0])
     return value, result_for(board, strong_side)
 
 
-def perfect_7x6(openings: int, time_per_move: float) -> None:
+def perfect_7x6(openings: int, time_per_move: float, ponder: bool, nodes: int) -> None:
     perfect = Solver()
     games = [([a, b], side) for a in range(7) for b in range(7) for side in (0, 1)][:2 * openings]
     losing = []
+    move_times: list[float] = []
     for opening, side in tqdm(games, desc="7x6 vs perfect", unit="game"):
-        value, result = play_against_perfect(opening, side, time_per_move, perfect)
+        value, result = play_against_perfect(opening, side, time_per_move, perfect, ponder, move_times, nodes)
         if result < value:
             losing.append((opening, side, value, result))
-    print(f"7x6 vs the exact solver, {time_per_move} s a move: {len(losing)} of {len(games)} games "
-          "ended worse than the opening's exact value")
+    budget = f"{nodes} nodes" if nodes else f"{time_per_move} s"
+    print(f"7x6 vs the exact solver, {budget} a move, {'pondering' if ponder else 'no pondering'}: "
+          f"{len(losing)} of {len(games)} games ended worse than the opening's exact value")
     for opening, side, value, result in losing:
         print(f"  opening {opening} strong {'first' if side == 0 else 'second'}: value {value}, result {result}")
-    value, result = play_against_perfect([], 0, time_per_move, perfect)
+    value, result = play_against_perfect([], 0, time_per_move, perfect, ponder, move_times, nodes)
     print(f"7x6 from the empty board, strong first: result {result} (value {value})")
+    late = sum(t > time_per_move for t in move_times)
+    if not nodes:
+        print(f"strong's move times: median {statistics.median(move_times) * 1000:.1f} ms, "
+              f"worst {max(move_times) * 1000:.1f} ms, {late} of {len(move_times)} over {time_per_move} s")
 
 
 def mcts_bot(pyspiel, game, simulations: int, seed: int):
@@ -140,10 +168,15 @@ def main(argv: list[str] | None = None) -> int:
                         help="strong's seconds a move on 7x6 (default 0.05)")
     parser.add_argument("--games", type=int, default=20, help="games per big board against MCTS (default 20)")
     parser.add_argument("--simulations", type=int, default=10000, help="MCTS simulations a move (default 10000)")
+    parser.add_argument("--nodes-per-move", type=int, default=0, metavar="N",
+                        help="on 7x6, N nodes a move (and as many pondering) instead of the clock: the same "
+                             "games loaded or not (default 0: the clock)")
+    parser.add_argument("--no-ponder", action="store_true",
+                        help="on 7x6, strong does not think on the opponent's time (default: it does)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.openings:
-        perfect_7x6(args.openings, args.time_per_move)
+        perfect_7x6(args.openings, args.time_per_move, not args.no_ponder, args.nodes_per_move)
     if args.games:
         against_mcts(args.games, args.simulations, args.seed)
     return 0

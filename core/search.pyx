@@ -13,23 +13,18 @@ scores WIN - q - 1 (faster wins score higher), a draw 0.
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint64_t
 from libc.string cimport memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from .board cimport Board
+from .clock cimport monotonic
 from .bitboard cimport bottom_cell, column_cells, has_alignment
 from .evaluate cimport Evaluation, threats_created
 
 from clinea.core.evaluate import STRONG_WEIGHTS
+from clinea.core.timeman import ITERATION_START_SHARE, Limits, SearchResult
 
 WIN_SCORE = WIN
 """Scores at or beyond +-MATE_SCORE are proven wins or losses."""
 MATE_SCORE = MATE_BOUND
-
-
-cdef double now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
 
 
 cdef bint opponent_wins_at(Board b, int col, int row) noexcept nogil:
@@ -106,14 +101,14 @@ cdef class Search:
         self.nodes = 0
         self.aborted = False
         self.max_nodes = max_nodes
-        self.deadline = now() + time_limit if time_limit > 0 else 0.0
+        self.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
         # the clock is read every few nodes: more often where nodes are costly
         self.check_mask = 1023 if board.g.bitboard else 15
 
     cdef bint out_of_budget(self) noexcept nogil:
         if self.max_nodes > 0 and self.nodes >= self.max_nodes:
             self.aborted = True
-        elif self.deadline > 0 and (self.nodes & self.check_mask) == 0 and now() >= self.deadline:
+        elif self.deadline > 0 and (self.nodes & self.check_mask) == 0 and monotonic() >= self.deadline:
             self.aborted = True
         return self.aborted
 
@@ -253,20 +248,20 @@ cdef class Search:
         entry.value = value
         return best
 
-    def think(self, Board board, double time_limit=0.0, long long max_nodes=0,
-              int max_depth=0) -> dict:
+    def think(self, Board board, limits: Limits = Limits()) -> SearchResult:
         """Iterative deepening from `board` until the game's end is in reach,
-        a win or loss is proven, `max_depth` plies (0: no limit), or the
-        budget runs out: `time_limit` seconds (0: none) or `max_nodes` (0:
-        none). An iteration cut short is thrown away, so the move is always
-        that of the last completed one (or the best-ordered safe move).
+        a win or loss is proven, or `limits` run out (time, nodes: the
+        running iteration is aborted; depth: plies). An iteration cut short
+        is thrown away, so the move is always that of the last completed one
+        (or the best-ordered safe move).
 
-        Returns {"move", "score", "depth", "nodes", "exact"}; `exact` is True
-        when the score is the game-theoretic one (the search reached every
-        game end or proved a win or loss)."""
+        The result is `proven` when its score is the game-theoretic one (the
+        search reached every game end or proved a win or loss)."""
         if board.c_is_over():
             raise ValueError("the game is over: there is no move to search")
-        self._start(board, time_limit, max_nodes)
+        cdef double time_limit = limits.time
+        cdef int max_depth = limits.depth
+        self._start(board, time_limit, limits.nodes)
         if self.tt_geometry != board.geometry():
             self.clear()
             self.tt_geometry = board.geometry()
@@ -275,12 +270,11 @@ cdef class Search:
         cdef long scores[MAX_COLUMNS]
         cdef int outcome, n, i, depth, value, alpha, best_col, best_score = 0
         cdef int completed = 0, remaining = b.g.max_moves - b.moves_played
-        cdef double started = now()
+        cdef double started = monotonic()
         n = self.candidates(b, moves, &outcome)
         if outcome != 0 or n == 1:
             score = {0: 0, 1: WIN - 1, 2: -(WIN - 2), 3: 0}[outcome]
-            return {"move": moves[0], "score": score, "depth": 0, "nodes": 0,
-                    "exact": outcome != 0}
+            return SearchResult(moves[0], score, 0, 0, monotonic() - started, outcome != 0)
         self.order(b, moves, n, -1, 2)
         best_col = moves[0]
         depth = 0
@@ -313,7 +307,7 @@ cdef class Search:
                 break
             # an iteration costs several times the previous one: do not
             # start one that would most likely be thrown away
-            if time_limit > 0 and now() - started > 0.4 * time_limit:
+            if time_limit > 0 and monotonic() - started > ITERATION_START_SHARE * time_limit:
                 break
-        return {"move": best_col, "score": best_score, "depth": completed, "nodes": self.nodes,
-                "exact": completed > 0 and (abs(best_score) > MATE_BOUND or completed >= remaining)}
+        return SearchResult(best_col, best_score, completed, self.nodes, monotonic() - started,
+                            completed > 0 and (abs(best_score) > MATE_BOUND or completed >= remaining))

@@ -29,6 +29,9 @@ cdef struct Search:
     # positions with many moves left in `far`, the others in `near`
     Table far
     Table near
+    int code_bits          # low bits of an entry holding the bound: 8, or 16 when scores pass 63
+    int code_offset        # an upper bound v is stored as v + code_offset, a lower one as v + 3 * code_offset
+    uint64_t check_mask    # the key bits an entry keeps above its code
     int near_from          # moves played from which a position belongs to `near`
     BookView book          # exact scores at book.ply stones (-1: none for this game)
     # the budget of the current call
@@ -36,6 +39,7 @@ cdef struct Search:
     long long max_nodes
     double deadline        # monotonic seconds, 0 = none
     bint aborted
+    bint stop_requested    # set by `Solver.stop` from another thread; cleared by `Solver.resume`
 
 cdef class Solver:
     cdef Search s

@@ -69,6 +69,7 @@ from .clock cimport monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 
 from clinea.core.book import standard_book
+from clinea.core.timeman import Limits, SearchResult
 
 cdef extern from *:
     """
@@ -161,8 +162,12 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return x
 
 
-# Entry: (mixed key >> log2) << 8 | code. Code 0 is empty; an upper bound v
-# is stored as v + 64, a lower bound as v + 192 (|v| <= 33).
+# Entry: (mixed key >> log2) << code_bits | code. Code 0 is empty; an upper
+# bound v is stored as v + code_offset, a lower bound as v + 3 * code_offset,
+# with |v| < code_offset. Eight bits (offset 64) hold every game of at most
+# 126 moves, the bitboard path's included, where they keep the whole key
+# (log2 >= 8); longer games need 16 bits (offset 2**14, every board up to
+# 128 x 128), whose keys are Zobrist hashes anyway, checked on 48 bits.
 cdef inline Table* table_for(Search* s, int n) noexcept nogil:
     return &s.near if n >= s.near_from else &s.far
 
@@ -171,8 +176,8 @@ cdef inline int tt_get(Search* s, uint64_t key, int n) noexcept nogil:
     cdef Table* t = table_for(s, n)
     cdef uint64_t h = mix(key)
     cdef uint64_t e = t.entries[h & t.index_mask]
-    if (e >> 8) == (h >> t.log2):
-        return <int>(e & 0xFF)
+    if (e >> s.code_bits) == ((h >> t.log2) & s.check_mask):
+        return <int>(e & ((<uint64_t>1 << s.code_bits) - 1))
     return 0
 
 
@@ -184,7 +189,15 @@ cdef inline void tt_prefetch(Search* s, uint64_t key, int n) noexcept nogil:
 cdef inline void tt_put(Search* s, uint64_t key, int code, int n) noexcept nogil:
     cdef Table* t = table_for(s, n)
     cdef uint64_t h = mix(key)
-    t.entries[h & t.index_mask] = ((h >> t.log2) << 8) | <uint64_t>code
+    t.entries[h & t.index_mask] = (((h >> t.log2) & s.check_mask) << s.code_bits) | <uint64_t>code
+
+
+cdef inline void tt_put_upper(Search* s, uint64_t key, int v, int n) noexcept nogil:
+    tt_put(s, key, v + s.code_offset, n)
+
+
+cdef inline void tt_put_lower(Search* s, uint64_t key, int v, int n) noexcept nogil:
+    tt_put(s, key, v + 3 * s.code_offset, n)
 
 
 cdef enum:
@@ -201,14 +214,14 @@ cdef inline int narrow_window(Search* s, uint64_t key, int n, int lo, int hi,
         if alpha[0] >= beta[0]:
             return alpha[0]
     code = tt_get(s, key, n)
-    if code >= 128:
-        v = code - 192
+    if code >= 2 * s.code_offset:
+        v = code - 3 * s.code_offset
         if alpha[0] < v:
             alpha[0] = v
             if alpha[0] >= beta[0]:
                 return alpha[0]
     elif code:
-        v = code - 64
+        v = code - s.code_offset
         if beta[0] > v:
             beta[0] = v
             if alpha[0] >= beta[0]:
@@ -233,7 +246,9 @@ cdef inline int probe_score(int lo, int hi) noexcept nogil:
 
 cdef inline bint over_budget(Search* s) noexcept nogil:
     s.nodes += 1
-    if s.max_nodes and s.nodes > s.max_nodes:
+    if s.stop_requested:
+        s.aborted = True
+    elif s.max_nodes and s.nodes > s.max_nodes:
         s.aborted = True
     elif s.deadline != 0.0 and (s.nodes & 1023) == 0 and monotonic() > s.deadline:
         s.aborted = True
@@ -382,13 +397,13 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
         if v >= beta:
             if chosen != NULL:
                 chosen[0] = m
-            tt_put(s, key, v + 192, n)
+            tt_put_lower(s, key, v, n)
             return v
         if v > alpha:
             alpha = v
             if chosen != NULL:
                 chosen[0] = m
-    tt_put(s, key, alpha + 64, n)
+    tt_put_upper(s, key, alpha, n)
     return alpha
 
 
@@ -448,11 +463,11 @@ cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
         if s.aborted:
             return 0
         if v >= beta:
-            tt_put(s, key, v + 192, n)
+            tt_put_lower(s, key, v, n)
             return v
         if v > alpha:
             alpha = v
-    tt_put(s, key, alpha + 64, n)
+    tt_put_upper(s, key, alpha, n)
     return alpha
 
 
@@ -555,6 +570,16 @@ cdef class Solver:
         timed call pays for neither."""
         self._set_game(board)
 
+    def stop(self) -> None:
+        """Makes the call running in another thread (the bitboard path
+        releases the GIL) return None within a few nodes, and every later
+        call too, until `resume`. What it stored stays true and is kept."""
+        self.s.stop_requested = True
+
+    def resume(self) -> None:
+        """Lets calls run again after `stop`."""
+        self.s.stop_requested = False
+
     def reset(self) -> None:
         """Forgets every stored position."""
         clear_table(&self.s.far)
@@ -591,6 +616,9 @@ cdef class Solver:
             s.stride = board.g.stride
             s.max_moves = board.g.max_moves
             s.near_from = s.max_moves - NEAR_MOVES
+            s.code_bits = 8 if score_at(s, 0) < 64 else 16
+            s.code_offset = 1 << (s.code_bits - 2)
+            s.check_mask = ~(<uint64_t>0) >> s.code_bits
             self._choose_book(board)
             s.vertical = board.g.vertical_wins
             s.horizontal = board.g.horizontal_wins
@@ -715,6 +743,16 @@ cdef class Solver:
         while not (chosen >> (col * s.stride)) & s.column_mask[0]:
             col += 1
         return col, value
+
+    def search(self, Board board, limits: Limits = Limits(), bint weak=False) -> SearchResult:
+        """`play_value` within `limits` (time and nodes), as the players'
+        `SearchResult`: proven, with the move None where `play_value` has
+        none (weak: every move loses), or move and score None when the
+        budget ran out."""
+        cdef double started = monotonic()
+        found = self.play_value(board, weak, limits.nodes, limits.time)
+        move, score = (None, None) if found is None else found
+        return SearchResult(move, score, 0, self.s.nodes, monotonic() - started, found is not None, weak, "solver")
 
     def best_move(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
         """A column of best score (the most central among equals, left

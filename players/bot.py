@@ -34,6 +34,16 @@ class Bot:
         `board` belongs to the caller: play on a copy, or undo what you play."""
         raise NotImplementedError
 
+    def ponder(self, board: Board) -> None:
+        """Called after this bot's move, with the position the opponent now
+        faces (the bot's own copy), while the opponent thinks. It must
+        return at once: a bot that thinks on the opponent's time does so in
+        a thread, until `stop_pondering`."""
+
+    def stop_pondering(self) -> None:
+        """Called as soon as the opponent's answer, the game's end or the
+        end of the input arrives: whatever `ponder` started stops now."""
+
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         """Adds this bot's command-line options (depth, weights, time, seed...)."""

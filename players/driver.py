@@ -101,6 +101,12 @@ class _Session:
             self.transcript.flush()
 
     def run(self) -> None:
+        try:
+            self._serve()
+        finally:
+            self.bot.stop_pondering()
+
+    def _serve(self) -> None:
         while True:
             line = self.receive()
             if line.strip() == protocol.QUIT:
@@ -128,7 +134,9 @@ class _Session:
         if my_turn:
             self.move(board)
         while True:
-            message = protocol.parse_move_or_result(self.receive())
+            line = self.receive()
+            self.bot.stop_pondering()
+            message = protocol.parse_move_or_result(line)
             if isinstance(message, str):
                 return  # a result word: the game is over, whatever our board says
             try:
@@ -149,6 +157,8 @@ class _Session:
             raise BotError(f"bot {self.bot.name!r} chose column {column!r}, legal are {board.legal_columns()}") \
                 from None
         self.send(protocol.format_move(column))
+        if not board.is_over():
+            self.bot.ponder(board.copy())
 
 
 class BotError(Exception):

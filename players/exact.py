@@ -9,18 +9,18 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
 
 from clinea.core import Board
 from clinea.core.evaluate import STRONG_WEIGHTS
 from clinea.core.search import Search
 from clinea.core.solver import best_column
+from clinea.core.timeman import Limits, TimeManager
 from clinea.players.bot import Bot
 
 DEFAULT_TIME_PER_MOVE = 10.0
-#: share of --time-per-move the exact search may use; the fallback gets most of the rest
+#: share of the move's budget (see clinea.core.timeman) the exact search may
+#: use; the fallback gets the rest
 EXACT_SHARE = 0.7
-FALLBACK_SHARE = 0.2
 
 
 def time_per_move_argument(text: str) -> float:
@@ -52,10 +52,6 @@ class ExactBot(Bot):
         or None when `seconds` ran out first; sets `self.nodes`."""
         raise NotImplementedError
 
-    @property
-    def exact_seconds(self) -> float:
-        return self.time_per_move * EXACT_SHARE
-
     def say(self, text: str) -> None:
         print(f"{self.name}: {text}", file=sys.stderr, flush=True)
 
@@ -63,8 +59,8 @@ class ExactBot(Bot):
         self.first_move = True
 
     def choose(self, board: Board) -> int:
-        start = time.perf_counter()
-        values = self.exact_values(board, self.exact_seconds)
+        clock = TimeManager(Limits(time=self.time_per_move))
+        values = self.exact_values(board, clock.share(EXACT_SHARE).time)
         if values is None and not self.warned:
             self.warned = True
             if self.first_move:
@@ -79,13 +75,13 @@ class ExactBot(Bot):
             col = best_column(values)
             if self.verbose:
                 self.say(f"column {col}, exact value {values[col]}, {self.nodes} nodes, "
-                         f"{time.perf_counter() - start:.3f} s")
+                         f"{clock.elapsed():.3f} s")
             return col
-        found = self.fallback.think(board, time_limit=self.time_per_move * FALLBACK_SHARE)
+        found = self.fallback.think(board, clock.share())
         if self.verbose:
-            self.say(f"column {found['move']}, depth-limited search to depth {found['depth']}, "
-                     f"score {found['score']}, {found['nodes']} nodes, {time.perf_counter() - start:.3f} s")
-        return found["move"]
+            self.say(f"column {found.move}, depth-limited search to depth {found.depth}, "
+                     f"score {found.score}, {found.nodes} nodes, {clock.elapsed():.3f} s")
+        return found.move
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:

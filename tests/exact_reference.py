@@ -77,3 +77,31 @@ class ReferenceSolver:
                     after = grid[:col] + (grid[col] + (len(moves) % 2,),) + grid[col + 1:]
                     if not self.line_through(after, col, len(grid[col])):
                         stack.append(moves + [col])
+
+    def decided_within(self, moves, plies: int) -> int | None:
+        """The exact score of the position after `moves` when a win by either
+        side is forced within `plies` plies (the game is then decided, however
+        large the board), else None. Shallow where `solve` is exhaustive: it
+        reaches boards too big for it, where scores pass 63."""
+        return self._decided(self.grid_of(moves), len(moves), plies)
+
+    def _decided(self, grid: tuple, n: int, plies: int) -> int | None:
+        best, undecided = None, False
+        for col in range(self.columns):
+            if len(grid[col]) == self.rows:
+                continue
+            after = grid[:col] + (grid[col] + (n % 2,),) + grid[col + 1:]
+            if self.line_through(after, col, len(grid[col])):
+                return (self.max_moves + 1 - n) // 2  # no score beats a win now
+            if n + 1 == self.max_moves:
+                value = 0
+            elif plies > 1 and (child := self._decided(after, n + 1, plies - 1)) is not None:
+                value = -child
+            else:
+                undecided = True
+                continue
+            best = value if best is None else max(best, value)
+        # a move left undecided may hide a slower win, never a faster one
+        if best is not None and (best > 0 or not undecided):
+            return best
+        return None

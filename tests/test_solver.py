@@ -134,6 +134,37 @@ def test_generic_boards_match_the_reference(game, left):
         assert solver.solve(board) == reference.solve(board.moves()), board.moves()
 
 
+@pytest.mark.parametrize("game", [(7, 6, 3, None), (9, 7, 3, None), (13, 11, 3, None), (14, 12, 3, None),
+                                  (16, 8, 3, None), (14, 12, 4, 70)])
+def test_quickly_decided_positions_score_as_the_reference_on_boards_of_every_size(game):
+    # Scores pass 63 once a game has more than 126 moves: a table entry that
+    # kept them in 8 bits (2 x 64 values) read a high upper bound back as a
+    # low lower bound, and 14x12 c3 scored 74 where the first player wins at
+    # once with its third stone (82).
+    reference = ReferenceSolver(*game)
+    solver = Solver(16)
+    rng = random.Random(11)
+    checked = 0
+    while checked < 12:
+        board = Board(*game)
+        for _ in range(rng.randrange(1, 6)):
+            board.play(rng.choice(board.legal_columns()))
+            if board.is_over():
+                break
+        if board.is_over():
+            continue
+        expected = reference.decided_within(board.moves(), 3)
+        if expected is None:
+            continue
+        # a null window far from the true score can cost millions of nodes
+        # on the cell-array path: such positions are not what this checks
+        found = solver.solve(board, max_nodes=300_000)
+        if found is None:
+            continue
+        assert found == expected, (game, board.moves())
+        checked += 1
+
+
 def test_second_player_win_on_7x7_scores_as_the_reference_convention():
     # 49 cells: the second player places at most 24 stones, so winning with
     # its 4th after 7 stones scores (49 + 1 - 7) // 2 = 21 = 24 + 1 - 4, not

@@ -1,0 +1,135 @@
+"""Time management: what a search may spend (`Limits`), what it found
+(`SearchResult`), and how one move's time and nodes are shared between the
+searches that make it (`TimeManager`).
+
+Every searching player goes through here: the players never read a clock
+themselves, and the searches (`clinea.core.search`, `clinea.core.solver`)
+only obey the budget they are handed (in C, on `clinea.core.clock`'s
+monotonic clock, the one `time.monotonic` reads).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+#: share of a move's time the searches may use, and a fixed reserve for the
+#: driver, the Python layer and a loaded machine: a late answer forfeits
+TIME_FRACTION = 0.8
+TIME_RESERVE = 0.02
+#: the least a search is ever given, so that a spent move still finds a move
+MIN_SECONDS = 0.001
+#: iterative deepening starts no iteration after this share of its time:
+#: each costs several times the previous one and would be thrown away
+ITERATION_START_SHARE = 0.4
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What a search may spend; 0 means no limit.
+
+    `time`: seconds; `nodes`: positions visited; `depth`: plies (iterative
+    deepening only)."""
+
+    time: float = 0.0
+    nodes: int = 0
+    depth: int = 0
+
+    def __post_init__(self):
+        if not self.time >= 0:
+            raise ValueError(f"time={self.time} is out of range: allowed 0 (no limit) or more seconds")
+        if self.nodes < 0:
+            raise ValueError(f"nodes={self.nodes} is out of range: allowed 0 (no limit) or more")
+        if self.depth < 0:
+            raise ValueError(f"depth={self.depth} is out of range: allowed 0 (no limit) or more plies")
+
+
+@dataclass
+class SearchResult:
+    """What a search found.
+
+    `score` is on the scale of the search that found it (see `source`):
+    the solver's exact scores (`weak`: only 1 win, 0 draw, -1 loss) or the
+    heuristic search's scores, where beyond +-MATE_SCORE a win or loss is
+    proven. `proven`: the score is the game-theoretic value. `depth`: the
+    last completed iteration of the heuristic search (0 for the solver and
+    for a move played without a search)."""
+
+    move: int | None
+    score: int | None
+    depth: int = 0
+    nodes: int = 0
+    time: float = 0.0
+    proven: bool = False
+    weak: bool = False
+    source: str = "search"
+
+
+class TimeManager:
+    """One move's budget, from the player's time per move and node limit:
+    ``limits.time`` is the whole move (the searches get TIME_FRACTION of it
+    less TIME_RESERVE), ``limits.nodes`` is shared by every search of the
+    move. Start it when the move starts; `share` hands out sub-limits and
+    `spent` books the nodes each search used."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.start = time.monotonic()
+        self.budget = move_budget(limits.time) if limits.time else 0.0
+        self.nodes = 0
+
+    def elapsed(self) -> float:
+        return time.monotonic() - self.start
+
+    def left(self) -> float:
+        """Seconds left of the budget (at least MIN_SECONDS), 0 when unlimited."""
+        if not self.budget:
+            return 0.0
+        return max(MIN_SECONDS, self.budget - self.elapsed())
+
+    def nodes_left(self) -> int:
+        """Nodes left of the move's node limit (at least 1), 0 when unlimited."""
+        if not self.limits.nodes:
+            return 0
+        return max(1, self.limits.nodes - self.nodes)
+
+    def reached(self, fraction: float = 1.0) -> bool:
+        """Whether `fraction` of the move's budget is spent (time or nodes)."""
+        return bool((self.budget and self.elapsed() >= fraction * self.budget - MIN_SECONDS)
+                    or (self.limits.nodes and self.nodes >= fraction * self.limits.nodes))
+
+    def exhausted(self) -> bool:
+        """Whether nothing is left to hand out."""
+        return self.reached(1.0)
+
+    def share(self, fraction: float = 1.0) -> Limits:
+        """Limits for the next search: `fraction` of the move's budget
+        (seconds and nodes), but no more than is left; the move's depth."""
+        seconds, nodes = 0.0, 0
+        if self.budget:
+            seconds = max(MIN_SECONDS, min(self.left(), fraction * self.budget))
+        if self.limits.nodes:
+            nodes = max(1, min(self.limits.nodes - self.nodes, int(fraction * self.limits.nodes)))
+        return self._limits(seconds, nodes)
+
+    def until(self, fraction: float) -> Limits:
+        """Limits for the next search: until `fraction` of the move's budget
+        is spent since the move started (plans made of stages)."""
+        seconds, nodes = 0.0, 0
+        if self.budget:
+            seconds = max(MIN_SECONDS, fraction * self.budget - self.elapsed())
+        if self.limits.nodes:
+            nodes = max(1, int(fraction * self.limits.nodes) - self.nodes)
+        return self._limits(seconds, nodes)
+
+    def _limits(self, seconds: float, nodes: int) -> Limits:
+        return Limits(time=seconds, nodes=nodes, depth=self.limits.depth)
+
+    def spent(self, result: SearchResult) -> SearchResult:
+        """Books `result`'s nodes against the move; returns it."""
+        self.nodes += result.nodes
+        return result
+
+
+def move_budget(time_per_move: float) -> float:
+    """Seconds the searches may take for one move of `time_per_move`."""
+    return max(0.005, time_per_move * TIME_FRACTION - TIME_RESERVE)

@@ -1,0 +1,105 @@
+"""Thinking on the opponent's time: the driver starts and stops it around the
+opponent's answers, and what strong proves while pondering, kept in its
+solver's table for the rest of the game, never changes a proven value."""
+import io
+import random
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clinea.core import Board
+from clinea.core.solver import Solver
+from clinea.core.timeman import Limits
+from clinea.players import serve
+from clinea.players.bot import Bot
+from clinea.players.strong_player import StrongBot
+
+
+class Recorder(Bot):
+    """Plays the first legal column and logs the driver's calls."""
+
+    def __init__(self):
+        self.calls = []
+
+    def choose(self, board):
+        self.calls.append(("choose", board.moves_played))
+        return board.legal_columns()[0]
+
+    def ponder(self, board):
+        self.calls.append(("ponder", board.moves_played))
+
+    def stop_pondering(self):
+        self.calls.append(("stop",))
+
+
+def test_the_driver_ponders_after_each_move_and_stops_when_the_answer_comes():
+    bot = Recorder()
+    lines = ["azul rojo", "7 6 4 21", "vos", "1", "1", "perdiste", "salir"]
+    serve(bot, io.StringIO("".join(line + "\n" for line in lines)), io.StringIO(), io.StringIO())
+    assert bot.calls == [("choose", 0), ("ponder", 1), ("stop",),
+                         ("choose", 2), ("ponder", 3), ("stop",),
+                         ("choose", 4), ("ponder", 5),
+                         ("stop",),  # on the result word
+                         ("stop",)]  # and once more as the session ends
+
+
+def ponder_fully(bot, board):
+    """Ponders `board` until the bot's node budget for it runs out: the same
+    work on any machine."""
+    bot.ponder(board.copy())
+    if bot.pondering is not None:
+        bot.pondering.join()
+    bot.stop_pondering()
+
+
+@settings(max_examples=12, deadline=None)
+@given(st.integers(0, 2**32), st.integers(9, 16), st.integers(2_000, 60_000))
+def test_pondered_moves_keep_the_value_a_fresh_solver_gives(seed, stones, nodes):
+    rng = random.Random(seed)
+    board = Board()
+    while board.moves_played < stones and not board.is_over():
+        board.play(rng.choice(board.legal_columns()))
+    if board.is_over():
+        return
+    fresh = Solver(20)
+    bot = StrongBot(time_per_move=3600.0, tt_log2=12, max_nodes=nodes)
+    bot.new_game(Board(), 0)
+    # the game goes on with random replies: every proven answer, made with
+    # the table the pondering and the earlier moves filled, is checked
+    for _ in range(4):
+        if board.is_over():
+            return
+        move = bot.choose(board.copy())
+        if bot.last.source == "solver":
+            assert bot.last.proven
+            truth = fresh.solve(board, weak=bot.last.weak)
+            assert bot.last.score == truth, board.moves()
+            after = board.copy()
+            after.play(move)
+            kept = (1 if bot.last.weak else truth) if after.winner is not None else -fresh.solve(after, weak=bot.last.weak)
+            assert kept == truth, (board.moves(), move)
+        board.play(move)
+        if board.is_over():
+            return
+        ponder_fully(bot, board)
+        board.play(rng.choice(board.legal_columns()))
+
+
+def test_pondering_stops_at_once_and_leaves_the_solver_usable():
+    board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5])  # the opponent to move, 12 stones next
+    bot = StrongBot(time_per_move=3600.0)
+    bot.new_game(Board(), 1)
+    bot.ponder(board.copy())
+    assert bot.pondering is not None
+    bot.stop_pondering()  # long before its replies are solved: no node limit here
+    assert bot.pondering is None
+    board.play(5)
+    bot.limits = Limits(time=3600.0, nodes=12_000_000)
+    assert bot.choose(board) == 5 and bot.last.proven and bot.last.score == 1
+
+
+def test_no_ponder_thinks_only_on_its_own_time():
+    bot = StrongBot(time_per_move=1.0, ponder=False)
+    bot.new_game(Board(), 0)
+    bot.ponder(Board.from_moves([3]))
+    assert bot.pondering is None

@@ -5,6 +5,7 @@ where the solver runs, it also solves on the opponent's time (pondering)."""
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 import threading
 
@@ -49,7 +50,10 @@ class StrongBot(Bot):
     example_options = ("--time-per-move", "0.2")
 
     def __init__(self, time_per_move: float = 1.0, weights=STRONG_WEIGHTS, tt_log2: int = 20,
-                 solve: bool = True, max_nodes: int = 0, ponder: bool = True):
+                 solve: bool = True, max_nodes: int = 0, ponder: bool | None = None):
+        """`ponder`: think on the opponent's time; None (the default) does
+        where this process may run on two cores or more, so that the thinking
+        never takes the opponent's only core."""
         if not 0.001 <= time_per_move <= 3600:
             raise ValueError(f"time-per-move={time_per_move} is out of range: allowed 0.001..3600 seconds")
         self.limits = Limits(time=time_per_move, nodes=max_nodes)
@@ -58,7 +62,7 @@ class StrongBot(Bot):
         # on 7x6 its opening book makes a solve worth trying from the first move
         self.solver = Solver(22) if solve else None
         self.last: SearchResult | None = None
-        self.ponders = ponder
+        self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
         self.pondering: threading.Thread | None = None
 
     @property
@@ -175,13 +179,13 @@ class StrongBot(Bot):
                             help="transposition table of 2**N entries of 16 bytes, 0..30 (default 20)")
         parser.add_argument("--no-solve", action="store_true", help="never try the exact solver (default: try it near the end, and on 7x6 always)")
         parser.add_argument("--no-ponder", action="store_true",
-                            help="never think on the opponent's time (default: where the solver runs, it solves "
-                                 "the opponent's replies in a second thread until the opponent answers)")
+                            help="never think on the opponent's time (default: with two cores or more, where the solver "
+                                 "runs, it solves the opponent's replies in a second thread until the opponent answers)")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "StrongBot":
         return cls(args.time_per_move, args.evaluation_weights, args.tt_log2, not args.no_solve,
-                   ponder=not args.no_ponder)
+                   ponder=False if args.no_ponder else None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -2,8 +2,10 @@
 opponent's answers, and what strong proves while pondering, kept in its
 solver's table for the rest of the game, never changes a proven value."""
 import io
+import os
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -103,3 +105,16 @@ def test_no_ponder_thinks_only_on_its_own_time():
     bot.new_game(Board(), 0)
     bot.ponder(Board.from_moves([3]))
     assert bot.pondering is None
+
+
+@pytest.mark.parametrize("cores, ponders", [({0}, False), ({0, 1}, True)])
+def test_by_default_strong_ponders_only_with_a_core_to_spare(monkeypatch, cores, ponders):
+    # on one core the thinking would run on the opponent's only core, on its clock
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cores)
+    bot = StrongBot(time_per_move=1.0)
+    bot.new_game(Board(), 0)
+    bot.ponder(Board.from_moves([3]))
+    try:
+        assert (bot.pondering is not None) == ponders
+    finally:
+        bot.stop_pondering()

@@ -2,13 +2,17 @@
 """The game position: one type for every board size.
 
 Boards whose cells fit a 64-bit word (columns * (rows + 1) <= 64) keep the
-position as two bitboards; larger ones keep a cell array. Both paths sit
-behind the same methods, so players, the solver, the judge and training never
-need to know which one they hold.
+position as two bitboards; larger ones keep a cell array, and those up to
+256 bits (9x8, 10x9, 14x12...) also each player's stones as a multi-word
+bitboard (widebits.pxd) for the bit-parallel evaluation. Every path sits
+behind the same methods, so players, the solver, the judge and training
+never need to know which one they hold.
 """
 import operator
 import os
 import sys
+
+cimport cython
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
@@ -17,6 +21,10 @@ from libc.string cimport memcpy, memset
 from .bitboard cimport (
     BitPosition, Geometry, bit_can_play, bit_key, bit_play, bottom_cell,
     column_cells, has_alignment,
+)
+from .widebits cimport (
+    WIDE_BITS, Wide, wide_and, wide_clear, wide_not, wide_or, wide_set,
+    wide_shl, wide_shr, wide_test, wide_zero,
 )
 from .rng cimport Rng, rng_next, rng_seed
 
@@ -45,6 +53,36 @@ cdef void _fill_zobrist():
 _fill_zobrist()
 
 
+cdef Wide wide_winning_cells(const Geometry* g, Wide stones, Wide empty) noexcept nogil:
+    """The empty cells that would complete c in a row of `stones`, all at
+    once (as Pons' winning_position, for any c): a cell wins when, along
+    some direction, the j stones before it and the c - 1 - j after it are
+    all there. No run wraps from one column into the next: it would cross
+    a sentinel bit, never set."""
+    cdef Wide found = wide_zero()
+    cdef Wide left, ones = wide_not(found)
+    cdef Wide right[C_MAX_SIDE]  # right[m]: cells with m stones just after them
+    cdef int shifts[4]
+    cdef bint allowed[4]
+    cdef int d, j, shift, c = g.c
+    shifts[0] = g.stride; shifts[1] = 1; shifts[2] = g.stride + 1; shifts[3] = g.stride - 1
+    allowed[0] = g.horizontal_wins; allowed[1] = g.vertical_wins
+    allowed[2] = g.diagonal_wins; allowed[3] = g.diagonal_wins
+    for d in range(4):
+        if not allowed[d]:
+            continue  # then c exceeds that line's length: c <= C_MAX_SIDE below
+        shift = shifts[d]
+        right[0] = ones
+        for j in range(1, c):
+            right[j] = wide_and(right[j - 1], wide_shr(stones, j * shift))
+        left = ones
+        for j in range(c):
+            if j > 0:
+                left = wide_and(left, wide_shl(stones, j * shift))
+            found = wide_or(found, wide_and(left, right[c - 1 - j]))
+    return wide_and(found, empty)
+
+
 class IllegalMove(ValueError):
     """A column that cannot be played now: out of range, full, or the game is over."""
 
@@ -57,6 +95,7 @@ def _check_range(name: str, value, low: int, high: int) -> int:
     return value
 
 
+@cython.final
 cdef class Board:
     """A position of C en linea: `columns` x `rows`, `c` in a row wins,
     `p` tokens per player (default: enough to fill the board).
@@ -79,15 +118,34 @@ cdef class Board:
         g.max_moves = min(2 * p, columns * rows)
         g.stride = rows + 1
         g.bitboard = columns * (rows + 1) <= 64
+        g.wide = not g.bitboard and columns * (rows + 1) <= WIDE_BITS
         g.vertical_wins = c <= rows
         g.horizontal_wins = c <= columns
         g.diagonal_wins = c <= min(columns, rows)
         g.bottom = 0
         g.cells = 0
-        if g.bitboard:
+        g.central = 0
+        g.even_rows = 0
+        g.wide_cells = wide_zero()
+        g.wide_central = wide_zero()
+        g.wide_even_rows = wide_zero()
+        cdef int bit
+        if g.bitboard or g.wide:
             for col in range(columns):
-                g.bottom |= bottom_cell(g, col)
-                g.cells |= column_cells(g, col)
+                for row in range(rows):
+                    bit = col * g.stride + row
+                    central = (columns - 1) // 2 <= col <= columns // 2
+                    if g.bitboard:
+                        g.cells |= (<uint64_t>1) << bit
+                        g.bottom |= ((<uint64_t>1) << bit) if row == 0 else 0
+                        g.central |= ((<uint64_t>1) << bit) if central else 0
+                        g.even_rows |= ((<uint64_t>1) << bit) if row % 2 == 0 else 0
+                    else:
+                        wide_set(&g.wide_cells, bit)
+                        if central:
+                            wide_set(&g.wide_central, bit)
+                        if row % 2 == 0:
+                            wide_set(&g.wide_even_rows, bit)
         cdef int ncells = columns * rows
         self.cells = <uint8_t*>PyMem_Malloc(ncells * sizeof(uint8_t))
         self.heights = <int*>PyMem_Malloc(columns * sizeof(int))
@@ -129,7 +187,15 @@ cdef class Board:
         else:
             self.cells[col * self.g.rows + row] = who + 1
             self.zobrist ^= ZOBRIST[(col * C_MAX_SIDE + row) * 2 + who]
-            if self.c_grid_aligned(col, row):
+            if self.g.wide:
+                if self.wide_wins_ready:
+                    if wide_test(&self.wide_wins[who], col * self.g.stride + row):
+                        self.winner_ = who
+                elif self.c_grid_aligned(col, row):
+                    self.winner_ = who
+                wide_set(&self.wide[who], col * self.g.stride + row)
+                self.wide_wins_ready = False
+            elif self.c_grid_aligned(col, row):
                 self.winner_ = who
         self.heights[col] = row + 1
         self.history[self.moves_played] = col
@@ -149,6 +215,9 @@ cdef class Board:
         else:
             self.cells[col * self.g.rows + row] = 0
             self.zobrist ^= ZOBRIST[(col * C_MAX_SIDE + row) * 2 + who]
+            if self.g.wide:
+                wide_clear(&self.wide[who], col * self.g.stride + row)
+                self.wide_wins_ready = False
         # play never continues after a win, so the earlier position had none
         self.winner_ = -1
 
@@ -159,6 +228,9 @@ cdef class Board:
         self.bits.current = 0
         self.bits.mask = 0
         self.bits.moves = 0
+        self.wide[0] = wide_zero()
+        self.wide[1] = wide_zero()
+        self.wide_wins_ready = False
         self.moves_played = 0
         self.winner_ = -1
         self.zobrist = 0
@@ -175,10 +247,39 @@ cdef class Board:
             after = self.bits
             bit_play(&self.g, &after, col)
             return has_alignment(&self.g, after.current ^ after.mask)
+        if self.g.wide:
+            self.c_wide_threats()
+            return wide_test(&self.wide_wins[self.moves_played & 1], col * self.g.stride + row)
         self.cells[col * self.g.rows + row] = (self.moves_played & 1) + 1
         wins = self.c_grid_aligned(col, row)
         self.cells[col * self.g.rows + row] = 0
         return wins
+
+    cdef bint c_opponent_wins_at(self, int col, int row) noexcept nogil:
+        """Whether the side NOT to move would make c in a row with a stone on
+        (col, row), an empty cell; the board is left unchanged."""
+        cdef uint64_t cell
+        cdef bint wins
+        if self.g.bitboard:
+            cell = bottom_cell(&self.g, col) << row
+            return has_alignment(&self.g, (self.bits.current ^ self.bits.mask) | cell)
+        if self.g.wide:
+            self.c_wide_threats()
+            return wide_test(&self.wide_wins[1 - (self.moves_played & 1)], col * self.g.stride + row)
+        self.cells[col * self.g.rows + row] = 2 - (self.moves_played & 1)
+        wins = self.c_grid_aligned(col, row)
+        self.cells[col * self.g.rows + row] = 0
+        return wins
+
+    cdef void c_wide_threats(self) noexcept nogil:
+        """Fills wide_wins for the position, once per position: the search
+        asks about every column of it."""
+        if self.wide_wins_ready:
+            return
+        cdef Wide empty = wide_and(self.g.wide_cells, wide_not(wide_or(self.wide[0], self.wide[1])))
+        self.wide_wins[0] = wide_winning_cells(&self.g, self.wide[0], empty)
+        self.wide_wins[1] = wide_winning_cells(&self.g, self.wide[1], empty)
+        self.wide_wins_ready = True
 
     cdef uint64_t c_key(self) noexcept nogil:
         if self.g.bitboard:
@@ -243,6 +344,12 @@ cdef class Board:
     def is_bitboard(self) -> bool:
         """Whether this position is held as 64-bit bitboards (else as a cell array)."""
         return self.g.bitboard
+
+    @property
+    def is_wide(self) -> bool:
+        """Whether this position also keeps multi-word bitboards (boards of
+        65 to 256 bits with the sentinel row: 9x8, 10x9, 14x12...)."""
+        return self.g.wide
 
     @property
     def moves_played(self) -> int:
@@ -332,14 +439,7 @@ cdef class Board:
         """0 if empty, 1 for a stone of the first player, 2 for the second; row 0 is the bottom."""
         if not (0 <= col < self.g.columns and 0 <= row < self.g.rows):
             raise IndexError(f"cell ({col}, {row}) is off the {self.g.columns}x{self.g.rows} board")
-        cdef uint64_t bit
-        if self.g.bitboard:
-            bit = bottom_cell(&self.g, col) << row
-            if not self.bits.mask & bit:
-                return 0
-            # `current` holds the side to move's stones
-            return 1 + (self.moves_played & 1) if self.bits.current & bit else 2 - (self.moves_played & 1)
-        return self.cells[col * self.g.rows + row]
+        return self.c_cell(col, row)
 
     def grid(self) -> list[list[int]]:
         """The board as rows of cell values (see `cell`), bottom row first."""
@@ -353,6 +453,11 @@ cdef class Board:
         cdef Board other = Board.__new__(Board, self.g.columns, self.g.rows, self.g.c, self.g.p)
         cdef int ncells = self.g.columns * self.g.rows
         other.bits = self.bits
+        other.wide[0] = self.wide[0]
+        other.wide[1] = self.wide[1]
+        other.wide_wins[0] = self.wide_wins[0]
+        other.wide_wins[1] = self.wide_wins[1]
+        other.wide_wins_ready = self.wide_wins_ready
         memcpy(other.cells, self.cells, ncells * sizeof(uint8_t))
         memcpy(other.heights, self.heights, self.g.columns * sizeof(int))
         memcpy(other.history, self.history, self.moves_played * sizeof(uint16_t))

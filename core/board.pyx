@@ -3,7 +3,7 @@
 
 Boards whose cells fit a 64-bit word (columns * (rows + 1) <= 64) keep the
 position as two bitboards; larger ones keep a cell array, and those up to
-256 bits (9x8, 10x9, 14x12...) also each player's stones as a multi-word
+192 bits (9x8, 10x9, 14x12...) also each player's stones as a multi-word
 bitboard (widebits.pxd) for the bit-parallel evaluation. Every path sits
 behind the same methods, so players, the solver, the judge and training
 never need to know which one they hold.
@@ -348,7 +348,7 @@ cdef class Board:
     @property
     def is_wide(self) -> bool:
         """Whether this position also keeps multi-word bitboards (boards of
-        65 to 256 bits with the sentinel row: 9x8, 10x9, 14x12...)."""
+        65 to 192 bits with the sentinel row: 9x8, 10x9, 14x12...)."""
         return self.g.wide
 
     @property

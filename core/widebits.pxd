@@ -1,16 +1,17 @@
-# Multi-word bitboards for boards with 64 < columns * (rows + 1) <= 256.
+# Multi-word bitboards for boards with 64 < columns * (rows + 1) <= 192.
 #
 # Same layout as bitboard.pxd (column-major, `stride = rows + 1` bits per
 # column, an empty sentinel bit on top of each column), spread over WIDE_WORDS
-# words, bit i in word i // 64. Four words reach 14x16, 16x14 or 25x9; 9x8
-# (81 bits), 10x9 (100) and 14x12 (182) all fit. The word count is fixed so
-# the compiler unrolls every loop below; see benchmarks/players.py for the
-# measured cost against the cell-array path.
+# words, bit i in word i // 64. Three words hold 9x8 (81 bits), 10x9 (100)
+# and 14x12 (182). The word count is fixed so the compiler unrolls every loop
+# below; each word costs: measured with benchmarks/search_speed.py, three
+# words searched 1.3-1.6x more nodes per second than four on 9x8, 10x9 and
+# 14x12, so boards of 193-256 bits stay on the cell array.
 from libc.stdint cimport uint64_t
 
 
 cdef enum:
-    WIDE_WORDS = 4
+    WIDE_WORDS = 3
     WIDE_BITS = 64 * WIDE_WORDS
 
 cdef struct Wide:

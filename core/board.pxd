@@ -22,6 +22,7 @@ cdef class Board:
     cdef int moves_played
     cdef int winner_           # -1 nobody, 0 the first player, 1 the second
     cdef uint64_t zobrist      # position key off the bitboard path
+    cdef object rules_         # the Rules this board was built with
 
     cdef bint c_can_play(self, int col) noexcept nogil
     cdef void c_play(self, int col) noexcept nogil

@@ -28,10 +28,8 @@ from .widebits cimport (
 )
 from .rng cimport Rng, rng_next, rng_seed
 
-MAX_SIDE = 128
-"""Largest number of columns or rows a board may have."""
-MAX_TOKENS = 1 << 30
-"""Largest c or p accepted (anything above the board's size behaves the same)."""
+from clinea.core.rules import MAX_SIDE, MAX_TOKENS, Rules, check_range
+
 REPLAY_BUDGET = 1 << 20
 """Dead-end positions `from_grid` explores before it calls a grid hopeless:
 positions from real games need none or a handful."""
@@ -87,29 +85,18 @@ class IllegalMove(ValueError):
     """A column that cannot be played now: out of range, full, or the game is over."""
 
 
-def _check_range(name: str, value, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{name}={value} is out of range: allowed {low}..{high}")
-    return value
-
-
 @cython.final
 cdef class Board:
     """A position of C en linea: `columns` x `rows`, `c` in a row wins,
-    `p` tokens per player (default: enough to fill the board).
+    `p` tokens per player (default: enough to fill the board); the same
+    arguments as `Rules`, so `Board(*rules)` is the empty board of `rules`.
 
     Columns are 0-based. Player 0 moves first, player 1 second.
     """
 
     def __cinit__(self, columns=7, rows=6, c=4, p=None):
-        columns = _check_range("columns", columns, 1, MAX_SIDE)
-        rows = _check_range("rows", rows, 1, MAX_SIDE)
-        c = _check_range("c", c, 1, MAX_TOKENS)
-        if p is None:
-            p = (columns * rows + 1) // 2
-        p = _check_range("p", p, 1, MAX_TOKENS)
+        self.rules_ = Rules(columns, rows, c, p)
+        columns, rows, c, p = self.rules_
         cdef Geometry* g = &self.g
         g.columns = columns
         g.rows = rows
@@ -480,9 +467,14 @@ cdef class Board:
 
     __hash__ = None
 
-    def geometry(self) -> tuple[int, int, int, int]:
-        """(columns, rows, c, p)."""
-        return (self.g.columns, self.g.rows, self.g.c, self.g.p)
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game: (columns, rows, c, p)."""
+        return self.rules_
+
+    def geometry(self) -> Rules:
+        """The rules as (columns, rows, c, p): the same as `rules`."""
+        return self.rules_
 
     # ------------------------------------------------------ move sequences
 
@@ -526,7 +518,7 @@ cdef class Board:
         values other than 0/1/2, ragged rows, stones floating over empty
         cells, stone counts that do not alternate, more than 2p stones."""
         if columns is not None:
-            columns = _check_range("columns", columns, 1, MAX_SIDE)
+            columns = check_range("columns", columns, 1, MAX_SIDE)
             cells = list(grid)
             if not cells or len(cells) % columns:
                 raise ValueError(f"a flat grid of {len(cells)} cells does not split into rows of {columns} columns")

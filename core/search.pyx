@@ -66,7 +66,7 @@ cdef class Search:
         if not self.tt:
             raise MemoryError()
         self.tt_mask = (<uint64_t>1 << tt_log2) - 1
-        self.tt_geometry = None
+        self.tt_rules = None
         self.clear()
 
     def __dealloc__(self):
@@ -252,9 +252,9 @@ cdef class Search:
         if board.c_is_over():
             raise ValueError("the game is over: there is no move to search")
         self._start(board, time_limit, max_nodes)
-        if self.tt_geometry != board.geometry():
+        if self.tt_rules != board.rules:
             self.clear()
-            self.tt_geometry = board.geometry()
+            self.tt_rules = board.rules
         cdef Board b = board.copy()
         cdef int moves[MAX_COLUMNS]
         cdef long scores[MAX_COLUMNS]

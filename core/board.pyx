@@ -81,6 +81,75 @@ cdef Wide wide_winning_cells(const Geometry* g, Wide stones, Wide empty) noexcep
     return wide_and(found, empty)
 
 
+cdef class _Shape:
+    """The rules of a board size and its Geometry (bit masks included),
+    worked out once: boards are built per game and copied per search, and
+    training plays hundreds of thousands of games."""
+    cdef Geometry g
+    cdef object rules
+
+
+cdef dict _SHAPES = {}
+
+
+cdef _Shape shape_of(columns, rows, c, p):
+    """The _Shape of those arguments, validated as Rules validates them
+    (remembered only for plain ints, so a bool or a float is refused every
+    time)."""
+    key = (columns, rows, c, p)
+    cacheable = (type(columns) is int and type(rows) is int and type(c) is int
+                 and (p is None or type(p) is int))
+    cdef _Shape shape = _SHAPES.get(key) if cacheable else None
+    if shape is not None:
+        return shape
+    shape = _Shape()
+    shape.rules = Rules(columns, rows, c, p)
+    fill_geometry(&shape.g, shape.rules)
+    if cacheable and len(_SHAPES) < 4096:
+        _SHAPES[key] = shape
+    return shape
+
+
+cdef void fill_geometry(Geometry* g, rules) except *:
+    cdef int col, row, bit
+    cdef bint central
+    g.columns, g.rows, g.c, g.p = rules
+    g.max_moves = rules.max_moves
+    g.stride = g.rows + 1
+    g.bitboard = g.columns * g.stride <= 64
+    g.wide = not g.bitboard and g.columns * g.stride <= WIDE_BITS
+    g.vertical_wins = g.c <= g.rows
+    g.horizontal_wins = g.c <= g.columns
+    g.diagonal_wins = g.c <= min(g.columns, g.rows)
+    g.bottom = 0
+    g.cells = 0
+    g.central = 0
+    g.even_rows = 0
+    g.wide_cells = wide_zero()
+    g.wide_central = wide_zero()
+    g.wide_even_rows = wide_zero()
+    if not (g.bitboard or g.wide):
+        return
+    for col in range(g.columns):
+        for row in range(g.rows):
+            bit = col * g.stride + row
+            central = (g.columns - 1) // 2 <= col <= g.columns // 2
+            if g.bitboard:
+                g.cells |= (<uint64_t>1) << bit
+                if row == 0:
+                    g.bottom |= (<uint64_t>1) << bit
+                if central:
+                    g.central |= (<uint64_t>1) << bit
+                if row % 2 == 0:
+                    g.even_rows |= (<uint64_t>1) << bit
+            else:
+                wide_set(&g.wide_cells, bit)
+                if central:
+                    wide_set(&g.wide_central, bit)
+                if row % 2 == 0:
+                    wide_set(&g.wide_even_rows, bit)
+
+
 class IllegalMove(ValueError):
     """A column that cannot be played now: out of range, full, or the game is over."""
 
@@ -95,47 +164,12 @@ cdef class Board:
     """
 
     def __cinit__(self, columns=7, rows=6, c=4, p=None):
-        self.rules_ = Rules(columns, rows, c, p)
-        columns, rows, c, p = self.rules_
-        cdef Geometry* g = &self.g
-        g.columns = columns
-        g.rows = rows
-        g.c = c
-        g.p = p
-        g.max_moves = min(2 * p, columns * rows)
-        g.stride = rows + 1
-        g.bitboard = columns * (rows + 1) <= 64
-        g.wide = not g.bitboard and columns * (rows + 1) <= WIDE_BITS
-        g.vertical_wins = c <= rows
-        g.horizontal_wins = c <= columns
-        g.diagonal_wins = c <= min(columns, rows)
-        g.bottom = 0
-        g.cells = 0
-        g.central = 0
-        g.even_rows = 0
-        g.wide_cells = wide_zero()
-        g.wide_central = wide_zero()
-        g.wide_even_rows = wide_zero()
-        cdef int bit
-        if g.bitboard or g.wide:
-            for col in range(columns):
-                for row in range(rows):
-                    bit = col * g.stride + row
-                    central = (columns - 1) // 2 <= col <= columns // 2
-                    if g.bitboard:
-                        g.cells |= (<uint64_t>1) << bit
-                        g.bottom |= ((<uint64_t>1) << bit) if row == 0 else 0
-                        g.central |= ((<uint64_t>1) << bit) if central else 0
-                        g.even_rows |= ((<uint64_t>1) << bit) if row % 2 == 0 else 0
-                    else:
-                        wide_set(&g.wide_cells, bit)
-                        if central:
-                            wide_set(&g.wide_central, bit)
-                        if row % 2 == 0:
-                            wide_set(&g.wide_even_rows, bit)
-        cdef int ncells = columns * rows
+        cdef _Shape shape = shape_of(columns, rows, c, p)
+        self.rules_ = shape.rules
+        self.g = shape.g
+        cdef int ncells = self.g.columns * self.g.rows
         self.cells = <uint8_t*>PyMem_Malloc(ncells * sizeof(uint8_t))
-        self.heights = <int*>PyMem_Malloc(columns * sizeof(int))
+        self.heights = <int*>PyMem_Malloc(self.g.columns * sizeof(int))
         self.history = <uint16_t*>PyMem_Malloc(ncells * sizeof(uint16_t))
         if not self.cells or not self.heights or not self.history:
             raise MemoryError()

@@ -27,6 +27,14 @@ ctypedef fused Bits:
     Wide
 
 
+cdef inline Bits b_zero(Bits like) noexcept nogil:
+    """The empty set, of the type of `like`."""
+    if Bits is uint64_t:
+        return 0
+    else:
+        return wide_zero()
+
+
 cdef inline Bits b_and(Bits a, Bits b) noexcept nogil:
     if Bits is uint64_t:
         return a & b
@@ -104,8 +112,8 @@ cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits
     cdef bint allowed[4]
     cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift
     memset(counts, 0, 2 * N_FEATURES * sizeof(long))
-    threat_bits[0] = b_xor(cells, cells)
-    threat_bits[1] = threat_bits[0]
+    threat_bits[0] = b_zero(cells)
+    threat_bits[1] = b_zero(cells)
     while (1 << nplanes) <= c:
         nplanes += 1
     shifts[0] = g.stride; shifts[1] = 1; shifts[2] = g.stride + 1; shifts[3] = g.stride - 1
@@ -125,8 +133,7 @@ cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits
         for s in range(2):
             own = stones[s]
             opp = stones[1 - s]
-            opp_any = threat_bits[0]
-            opp_any = b_xor(opp_any, opp_any)
+            opp_any = b_zero(cells)
             for p in range(nplanes):
                 planes[p] = opp_any
             for k in range(c):

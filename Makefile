@@ -49,6 +49,7 @@ test: install $(VENV)/.extras
 bench: install
 	$(PY) benchmarks/playouts.py
 	$(PY) benchmarks/players.py
+	$(PY) benchmarks/search_speed.py
 	$(PY) benchmarks/training.py
 	$(PY) benchmarks/judge.py
 	$(PY) benchmarks/distributed.py

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Callable, Optional, Sequence
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.core.solver import Solver
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
@@ -78,7 +78,7 @@ class GameAnalysis:
         return data
 
 
-def analyse(board_size: tuple[int, int, int, int], moves: Sequence[int], solver: Solver,
+def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
             time_limit: float = 1.0, weak: bool = False,
             progress: Optional[Callable[[], None]] = None) -> GameAnalysis:
     """Marks every move of the game `moves` (0-based) played from the empty

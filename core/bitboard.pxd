@@ -6,6 +6,8 @@
 # directions, whatever c is.
 from libc.stdint cimport uint64_t
 
+from .widebits cimport Wide
+
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
@@ -17,11 +19,17 @@ cdef struct Geometry:
     int max_moves          # min(2 p, columns * rows): the game ends there
     int stride             # rows + 1
     bint bitboard          # the position fits in one 64-bit word
+    bint wide              # else, it fits in a Wide (widebits.pxd)
     bint vertical_wins     # c <= rows
     bint horizontal_wins   # c <= columns
     bint diagonal_wins     # c <= min(columns, rows)
     uint64_t bottom        # the lowest cell of every column
     uint64_t cells         # every cell of the board
+    uint64_t central       # the central column(s): one on odd widths, two on even
+    uint64_t even_rows     # the cells of rows 0, 2, 4...: the first player's good threats
+    Wide wide_cells        # the same three masks on the wide path
+    Wide wide_central
+    Wide wide_even_rows
 
 cdef struct BitPosition:
     uint64_t current       # stones of the side to move

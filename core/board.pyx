@@ -2,13 +2,17 @@
 """The game position: one type for every board size.
 
 Boards whose cells fit a 64-bit word (columns * (rows + 1) <= 64) keep the
-position as two bitboards; larger ones keep a cell array. Both paths sit
-behind the same methods, so players, the solver, the judge and training never
-need to know which one they hold.
+position as two bitboards; larger ones keep a cell array, and those up to
+192 bits (9x8, 10x9, 14x12...) also each player's stones as a multi-word
+bitboard (widebits.pxd) for the bit-parallel evaluation. Every path sits
+behind the same methods, so players, the solver, the judge and training
+never need to know which one they hold.
 """
 import operator
 import os
 import sys
+
+cimport cython
 
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint16_t, uint64_t
@@ -18,12 +22,14 @@ from .bitboard cimport (
     BitPosition, Geometry, bit_can_play, bit_key, bit_play, bottom_cell,
     column_cells, has_alignment,
 )
+from .widebits cimport (
+    WIDE_BITS, Wide, wide_and, wide_clear, wide_not, wide_or, wide_set,
+    wide_shl, wide_shr, wide_test, wide_zero,
+)
 from .rng cimport Rng, rng_next, rng_seed
 
-MAX_SIDE = 128
-"""Largest number of columns or rows a board may have."""
-MAX_TOKENS = 1 << 30
-"""Largest c or p accepted (anything above the board's size behaves the same)."""
+from clinea.core.rules import MAX_SIDE, MAX_TOKENS, Rules, check_range
+
 REPLAY_BUDGET = 1 << 20
 """Dead-end positions `from_grid` explores before it calls a grid hopeless:
 positions from real games need none or a handful."""
@@ -45,52 +51,125 @@ cdef void _fill_zobrist():
 _fill_zobrist()
 
 
+cdef Wide wide_winning_cells(const Geometry* g, Wide stones, Wide empty) noexcept nogil:
+    """The empty cells that would complete c in a row of `stones`, all at
+    once (as Pons' winning_position, for any c): a cell wins when, along
+    some direction, the j stones before it and the c - 1 - j after it are
+    all there. No run wraps from one column into the next: it would cross
+    a sentinel bit, never set."""
+    cdef Wide found = wide_zero()
+    cdef Wide left, ones = wide_not(found)
+    cdef Wide right[C_MAX_SIDE]  # right[m]: cells with m stones just after them
+    cdef int shifts[4]
+    cdef bint allowed[4]
+    cdef int d, j, shift, c = g.c
+    shifts[0] = g.stride; shifts[1] = 1; shifts[2] = g.stride + 1; shifts[3] = g.stride - 1
+    allowed[0] = g.horizontal_wins; allowed[1] = g.vertical_wins
+    allowed[2] = g.diagonal_wins; allowed[3] = g.diagonal_wins
+    for d in range(4):
+        if not allowed[d]:
+            continue  # then c exceeds that line's length: c <= C_MAX_SIDE below
+        shift = shifts[d]
+        right[0] = ones
+        for j in range(1, c):
+            right[j] = wide_and(right[j - 1], wide_shr(stones, j * shift))
+        left = ones
+        for j in range(c):
+            if j > 0:
+                left = wide_and(left, wide_shl(stones, j * shift))
+            found = wide_or(found, wide_and(left, right[c - 1 - j]))
+    return wide_and(found, empty)
+
+
+cdef class _Shape:
+    """The rules of a board size and its Geometry (bit masks included),
+    worked out once: boards are built per game and copied per search, and
+    training plays hundreds of thousands of games."""
+    cdef Geometry g
+    cdef object rules
+
+
+cdef dict _SHAPES = {}
+
+
+cdef _Shape shape_of(columns, rows, c, p):
+    """The _Shape of those arguments, validated as Rules validates them
+    (remembered only for plain ints, so a bool or a float is refused every
+    time)."""
+    key = (columns, rows, c, p)
+    cacheable = (type(columns) is int and type(rows) is int and type(c) is int
+                 and (p is None or type(p) is int))
+    cdef _Shape shape = _SHAPES.get(key) if cacheable else None
+    if shape is not None:
+        return shape
+    shape = _Shape()
+    shape.rules = Rules(columns, rows, c, p)
+    fill_geometry(&shape.g, shape.rules)
+    if cacheable and len(_SHAPES) < 4096:
+        _SHAPES[key] = shape
+    return shape
+
+
+cdef void fill_geometry(Geometry* g, rules) except *:
+    cdef int col, row, bit
+    cdef bint central
+    g.columns, g.rows, g.c, g.p = rules
+    g.max_moves = rules.max_moves
+    g.stride = g.rows + 1
+    g.bitboard = g.columns * g.stride <= 64
+    g.wide = not g.bitboard and g.columns * g.stride <= WIDE_BITS
+    g.vertical_wins = g.c <= g.rows
+    g.horizontal_wins = g.c <= g.columns
+    g.diagonal_wins = g.c <= min(g.columns, g.rows)
+    g.bottom = 0
+    g.cells = 0
+    g.central = 0
+    g.even_rows = 0
+    g.wide_cells = wide_zero()
+    g.wide_central = wide_zero()
+    g.wide_even_rows = wide_zero()
+    if not (g.bitboard or g.wide):
+        return
+    for col in range(g.columns):
+        for row in range(g.rows):
+            bit = col * g.stride + row
+            central = (g.columns - 1) // 2 <= col <= g.columns // 2
+            if g.bitboard:
+                g.cells |= (<uint64_t>1) << bit
+                if row == 0:
+                    g.bottom |= (<uint64_t>1) << bit
+                if central:
+                    g.central |= (<uint64_t>1) << bit
+                if row % 2 == 0:
+                    g.even_rows |= (<uint64_t>1) << bit
+            else:
+                wide_set(&g.wide_cells, bit)
+                if central:
+                    wide_set(&g.wide_central, bit)
+                if row % 2 == 0:
+                    wide_set(&g.wide_even_rows, bit)
+
+
 class IllegalMove(ValueError):
     """A column that cannot be played now: out of range, full, or the game is over."""
 
 
-def _check_range(name: str, value, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")
-    if not low <= value <= high:
-        raise ValueError(f"{name}={value} is out of range: allowed {low}..{high}")
-    return value
-
-
+@cython.final
 cdef class Board:
     """A position of C en linea: `columns` x `rows`, `c` in a row wins,
-    `p` tokens per player (default: enough to fill the board).
+    `p` tokens per player (default: enough to fill the board); the same
+    arguments as `Rules`, so `Board(*rules)` is the empty board of `rules`.
 
     Columns are 0-based. Player 0 moves first, player 1 second.
     """
 
     def __cinit__(self, columns=7, rows=6, c=4, p=None):
-        columns = _check_range("columns", columns, 1, MAX_SIDE)
-        rows = _check_range("rows", rows, 1, MAX_SIDE)
-        c = _check_range("c", c, 1, MAX_TOKENS)
-        if p is None:
-            p = (columns * rows + 1) // 2
-        p = _check_range("p", p, 1, MAX_TOKENS)
-        cdef Geometry* g = &self.g
-        g.columns = columns
-        g.rows = rows
-        g.c = c
-        g.p = p
-        g.max_moves = min(2 * p, columns * rows)
-        g.stride = rows + 1
-        g.bitboard = columns * (rows + 1) <= 64
-        g.vertical_wins = c <= rows
-        g.horizontal_wins = c <= columns
-        g.diagonal_wins = c <= min(columns, rows)
-        g.bottom = 0
-        g.cells = 0
-        if g.bitboard:
-            for col in range(columns):
-                g.bottom |= bottom_cell(g, col)
-                g.cells |= column_cells(g, col)
-        cdef int ncells = columns * rows
+        cdef _Shape shape = shape_of(columns, rows, c, p)
+        self.rules_ = shape.rules
+        self.g = shape.g
+        cdef int ncells = self.g.columns * self.g.rows
         self.cells = <uint8_t*>PyMem_Malloc(ncells * sizeof(uint8_t))
-        self.heights = <int*>PyMem_Malloc(columns * sizeof(int))
+        self.heights = <int*>PyMem_Malloc(self.g.columns * sizeof(int))
         self.history = <uint16_t*>PyMem_Malloc(ncells * sizeof(uint16_t))
         if not self.cells or not self.heights or not self.history:
             raise MemoryError()
@@ -129,7 +208,15 @@ cdef class Board:
         else:
             self.cells[col * self.g.rows + row] = who + 1
             self.zobrist ^= ZOBRIST[(col * C_MAX_SIDE + row) * 2 + who]
-            if self.c_grid_aligned(col, row):
+            if self.g.wide:
+                if self.wide_wins_ready:
+                    if wide_test(&self.wide_wins[who], col * self.g.stride + row):
+                        self.winner_ = who
+                elif self.c_grid_aligned(col, row):
+                    self.winner_ = who
+                wide_set(&self.wide[who], col * self.g.stride + row)
+                self.wide_wins_ready = False
+            elif self.c_grid_aligned(col, row):
                 self.winner_ = who
         self.heights[col] = row + 1
         self.history[self.moves_played] = col
@@ -149,6 +236,9 @@ cdef class Board:
         else:
             self.cells[col * self.g.rows + row] = 0
             self.zobrist ^= ZOBRIST[(col * C_MAX_SIDE + row) * 2 + who]
+            if self.g.wide:
+                wide_clear(&self.wide[who], col * self.g.stride + row)
+                self.wide_wins_ready = False
         # play never continues after a win, so the earlier position had none
         self.winner_ = -1
 
@@ -159,6 +249,9 @@ cdef class Board:
         self.bits.current = 0
         self.bits.mask = 0
         self.bits.moves = 0
+        self.wide[0] = wide_zero()
+        self.wide[1] = wide_zero()
+        self.wide_wins_ready = False
         self.moves_played = 0
         self.winner_ = -1
         self.zobrist = 0
@@ -175,10 +268,39 @@ cdef class Board:
             after = self.bits
             bit_play(&self.g, &after, col)
             return has_alignment(&self.g, after.current ^ after.mask)
+        if self.g.wide:
+            self.c_wide_threats()
+            return wide_test(&self.wide_wins[self.moves_played & 1], col * self.g.stride + row)
         self.cells[col * self.g.rows + row] = (self.moves_played & 1) + 1
         wins = self.c_grid_aligned(col, row)
         self.cells[col * self.g.rows + row] = 0
         return wins
+
+    cdef bint c_opponent_wins_at(self, int col, int row) noexcept nogil:
+        """Whether the side NOT to move would make c in a row with a stone on
+        (col, row), an empty cell; the board is left unchanged."""
+        cdef uint64_t cell
+        cdef bint wins
+        if self.g.bitboard:
+            cell = bottom_cell(&self.g, col) << row
+            return has_alignment(&self.g, (self.bits.current ^ self.bits.mask) | cell)
+        if self.g.wide:
+            self.c_wide_threats()
+            return wide_test(&self.wide_wins[1 - (self.moves_played & 1)], col * self.g.stride + row)
+        self.cells[col * self.g.rows + row] = 2 - (self.moves_played & 1)
+        wins = self.c_grid_aligned(col, row)
+        self.cells[col * self.g.rows + row] = 0
+        return wins
+
+    cdef void c_wide_threats(self) noexcept nogil:
+        """Fills wide_wins for the position, once per position: the search
+        asks about every column of it."""
+        if self.wide_wins_ready:
+            return
+        cdef Wide empty = wide_and(self.g.wide_cells, wide_not(wide_or(self.wide[0], self.wide[1])))
+        self.wide_wins[0] = wide_winning_cells(&self.g, self.wide[0], empty)
+        self.wide_wins[1] = wide_winning_cells(&self.g, self.wide[1], empty)
+        self.wide_wins_ready = True
 
     cdef uint64_t c_key(self) noexcept nogil:
         if self.g.bitboard:
@@ -243,6 +365,12 @@ cdef class Board:
     def is_bitboard(self) -> bool:
         """Whether this position is held as 64-bit bitboards (else as a cell array)."""
         return self.g.bitboard
+
+    @property
+    def is_wide(self) -> bool:
+        """Whether this position also keeps multi-word bitboards (boards of
+        65 to 192 bits with the sentinel row: 9x8, 10x9, 14x12...)."""
+        return self.g.wide
 
     @property
     def moves_played(self) -> int:
@@ -332,14 +460,7 @@ cdef class Board:
         """0 if empty, 1 for a stone of the first player, 2 for the second; row 0 is the bottom."""
         if not (0 <= col < self.g.columns and 0 <= row < self.g.rows):
             raise IndexError(f"cell ({col}, {row}) is off the {self.g.columns}x{self.g.rows} board")
-        cdef uint64_t bit
-        if self.g.bitboard:
-            bit = bottom_cell(&self.g, col) << row
-            if not self.bits.mask & bit:
-                return 0
-            # `current` holds the side to move's stones
-            return 1 + (self.moves_played & 1) if self.bits.current & bit else 2 - (self.moves_played & 1)
-        return self.cells[col * self.g.rows + row]
+        return self.c_cell(col, row)
 
     def grid(self) -> list[list[int]]:
         """The board as rows of cell values (see `cell`), bottom row first."""
@@ -353,6 +474,11 @@ cdef class Board:
         cdef Board other = Board.__new__(Board, self.g.columns, self.g.rows, self.g.c, self.g.p)
         cdef int ncells = self.g.columns * self.g.rows
         other.bits = self.bits
+        other.wide[0] = self.wide[0]
+        other.wide[1] = self.wide[1]
+        other.wide_wins[0] = self.wide_wins[0]
+        other.wide_wins[1] = self.wide_wins[1]
+        other.wide_wins_ready = self.wide_wins_ready
         memcpy(other.cells, self.cells, ncells * sizeof(uint8_t))
         memcpy(other.heights, self.heights, self.g.columns * sizeof(int))
         memcpy(other.history, self.history, self.moves_played * sizeof(uint16_t))
@@ -375,9 +501,14 @@ cdef class Board:
 
     __hash__ = None
 
-    def geometry(self) -> tuple[int, int, int, int]:
-        """(columns, rows, c, p)."""
-        return (self.g.columns, self.g.rows, self.g.c, self.g.p)
+    @property
+    def rules(self) -> Rules:
+        """The rules of this game: (columns, rows, c, p)."""
+        return self.rules_
+
+    def geometry(self) -> Rules:
+        """The rules as (columns, rows, c, p): the same as `rules`."""
+        return self.rules_
 
     # ------------------------------------------------------ move sequences
 
@@ -421,7 +552,7 @@ cdef class Board:
         values other than 0/1/2, ragged rows, stones floating over empty
         cells, stone counts that do not alternate, more than 2p stones."""
         if columns is not None:
-            columns = _check_range("columns", columns, 1, MAX_SIDE)
+            columns = check_range("columns", columns, 1, MAX_SIDE)
             cells = list(grid)
             if not cells or len(cells) % columns:
                 raise ValueError(f"a flat grid of {len(cells)} cells does not split into rows of {columns} columns")

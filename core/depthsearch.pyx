@@ -23,7 +23,7 @@ MODES = ("minimax", "alphabeta", "ordered")
 cdef int centre_out(Board b, int* out) noexcept nogil:
     """The legal columns by distance from the centre, the left one first on a
     tie: the order a stable sort by centrality gives."""
-    cdef int columns = b.g.columns, n = 0, spread, left, right
+    cdef int columns = b.c_geometry().columns, n = 0, spread, left, right
     spread = (columns - 1) % 2     # |2 col - (columns - 1)| has the parity of columns - 1
     while spread < columns:
         left = (columns - 1 - spread) // 2
@@ -52,9 +52,9 @@ cdef class DepthLimited:
         cdef int moves[MAX_COLUMNS]
         cdef int n, i, value, best
         self.nodes += 1
-        if b.winner_ >= 0:
+        if b.c_winner() >= 0:
             return -(WIN - ply)
-        if b.moves_played >= b.g.max_moves:
+        if b.c_moves() >= b.c_geometry().max_moves:
             return 0
         if depth <= 0:
             return self.evaluation.c_evaluate(b)

@@ -27,10 +27,7 @@ cdef class Evaluation:
 
     cdef int c_evaluate(self, Board board) noexcept nogil
     cdef void c_count(self, Board board) noexcept nogil
-    cdef void c_count_bits(self, Board board) noexcept nogil
     cdef void c_count_cells(self, Board board) noexcept nogil
-    cdef uint64_t parity_rows(self, Board board, int side) noexcept nogil
     cdef const uint8_t* c_cells(self, Board board) noexcept nogil
 
-cdef uint8_t cell_of(Board board, int col, int row) noexcept nogil
 cdef int threats_created(Board board, int col) noexcept nogil

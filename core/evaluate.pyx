@@ -5,16 +5,170 @@ diagonals, plus threat cells and their row parity for the strong player.
 
 One pass per direction slides a window of c cells along every line, within
 the stones' bounding box grown by c - 1 (no window outside it holds a
-stone), so the cost is O(4 * cells) at worst on any board size. Bitboards
-take a bit-parallel path instead; they can also be unpacked into cells so
-the two paths are checked against each other.
+stone), so the cost is O(4 * cells) at worst on any board size. Bitboards,
+64-bit or wide, take a bit-parallel path instead (one function for both
+word types); they can also be unpacked into cells so the paths are checked
+against each other.
 """
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
 from .board cimport Board
-from .bitboard cimport Geometry, bottom_cell, column_cells, popcount, run_starts
+from .bitboard cimport Geometry, popcount, run_starts
+from .widebits cimport (
+    Wide, wide_and, wide_any, wide_not, wide_or, wide_popcount, wide_run_starts,
+    wide_shl, wide_shr, wide_xor, wide_zero,
+)
+
+# The bit-parallel count is written once for both word types.
+ctypedef fused Bits:
+    uint64_t
+    Wide
+
+
+cdef inline Bits b_zero(Bits like) noexcept nogil:
+    """The empty set, of the type of `like`."""
+    if Bits is uint64_t:
+        return 0
+    else:
+        return wide_zero()
+
+
+cdef inline Bits b_and(Bits a, Bits b) noexcept nogil:
+    if Bits is uint64_t:
+        return a & b
+    else:
+        return wide_and(a, b)
+
+
+cdef inline Bits b_or(Bits a, Bits b) noexcept nogil:
+    if Bits is uint64_t:
+        return a | b
+    else:
+        return wide_or(a, b)
+
+
+cdef inline Bits b_xor(Bits a, Bits b) noexcept nogil:
+    if Bits is uint64_t:
+        return a ^ b
+    else:
+        return wide_xor(a, b)
+
+
+cdef inline Bits b_not(Bits a) noexcept nogil:
+    if Bits is uint64_t:
+        return ~a
+    else:
+        return wide_not(a)
+
+
+cdef inline Bits b_shr(Bits a, int n) noexcept nogil:
+    if Bits is uint64_t:
+        return a >> n
+    else:
+        return wide_shr(a, n)
+
+
+cdef inline Bits b_shl(Bits a, int n) noexcept nogil:
+    if Bits is uint64_t:
+        return a << n
+    else:
+        return wide_shl(a, n)
+
+
+cdef inline bint b_any(Bits a) noexcept nogil:
+    if Bits is uint64_t:
+        return a != 0
+    else:
+        return wide_any(a)
+
+
+cdef inline int b_popcount(Bits a) noexcept nogil:
+    if Bits is uint64_t:
+        return popcount(a)
+    else:
+        return wide_popcount(a)
+
+
+cdef inline Bits b_run_starts(Bits stones, int shift, int c) noexcept nogil:
+    if Bits is uint64_t:
+        return run_starts(stones, shift, c)
+    else:
+        return wide_run_starts(stones, shift, c)
+
+
+cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits* stones,
+                             Bits cells, Bits central, Bits even_rows, int* left) noexcept nogil:
+    """Fills counts[player][feature] from each player's stones: each
+    direction's windows are counted for all cells at once, the stones per
+    window kept in bit-sliced counters (plane p holds bit p of every
+    window's count)."""
+    cdef Bits planes[7]
+    cdef Bits threat_bits[2]
+    cdef Bits empty = b_and(cells, b_not(b_or(stones[0], stones[1])))
+    cdef Bits valid, own, opp, opp_any, carry, t, open_, eq
+    cdef int shifts[4]
+    cdef bint allowed[4]
+    cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift
+    memset(counts, 0, 2 * N_FEATURES * sizeof(long))
+    threat_bits[0] = b_zero(cells)
+    threat_bits[1] = b_zero(cells)
+    while (1 << nplanes) <= c:
+        nplanes += 1
+    shifts[0] = g.stride; shifts[1] = 1; shifts[2] = g.stride + 1; shifts[3] = g.stride - 1
+    allowed[0] = g.horizontal_wins; allowed[1] = g.vertical_wins
+    allowed[2] = g.diagonal_wins; allowed[3] = g.diagonal_wins
+    for d in range(4):
+        shift = shifts[d]
+        # one column has no horizontal or diagonal neighbours (and its
+        # stride may reach 64, a shift C leaves undefined on one word); the
+        # window shifts below stay under 64 whenever the direction allows a win
+        if d == 1 or g.columns >= 2:
+            for s in range(2):
+                counts[s][F_CONSECUTIVE] += b_popcount(b_and(stones[s], b_shr(stones[s], shift)))
+        if not allowed[d]:
+            continue
+        valid = b_run_starts(cells, shift, c)
+        for s in range(2):
+            own = stones[s]
+            opp = stones[1 - s]
+            opp_any = b_zero(cells)
+            for p in range(nplanes):
+                planes[p] = opp_any
+            for k in range(c):
+                opp_any = b_or(opp_any, b_shr(opp, k * shift))
+                carry = b_shr(own, k * shift)
+                p = 0
+                while p < nplanes and b_any(carry):
+                    t = b_and(planes[p], carry)
+                    planes[p] = b_xor(planes[p], carry)
+                    carry = t
+                    p += 1
+            open_ = b_and(valid, b_not(opp_any))
+            for k in range(max(1, c - left[s]), c + 1):
+                eq = open_
+                for p in range(nplanes):
+                    eq = b_and(eq, planes[p] if (k >> p) & 1 else b_not(planes[p]))
+                n = b_popcount(eq)
+                if n == 0:
+                    continue
+                counts[s][F_ALIGNMENTS] += n
+                counts[s][F_WEIGHTED] += k * k * n
+                if d >= 2:
+                    counts[s][F_DIAGONALS] += n
+                if k == c - 1:
+                    # each such window has one empty cell: the threat
+                    for j in range(c):
+                        threat_bits[s] = b_or(threat_bits[s], b_and(b_shl(eq, j * shift), empty))
+    for s in range(2):
+        counts[s][F_THREATS] = b_popcount(threat_bits[s])
+        # rows with an even index (odd counting from 1) favour the first player
+        if s == 0:
+            counts[s][F_GOOD_THREATS] = b_popcount(b_and(threat_bits[s], even_rows))
+        else:
+            counts[s][F_GOOD_THREATS] = b_popcount(b_and(threat_bits[s], b_and(cells, b_not(even_rows))))
+        counts[s][F_CENTRAL] = b_popcount(b_and(stones[s], central))
 
 FEATURES = ("consecutive", "alignments", "weighted", "central", "diagonals",
             "threats", "good_threats")
@@ -33,33 +187,15 @@ DCOL[:] = [1, 0, 1, 1]
 DROW[:] = [0, 1, 1, -1]
 
 
-cdef uint8_t cell_of(Board board, int col, int row) noexcept nogil:
-    """0 empty, 1 first player, 2 second, on either representation."""
-    cdef uint64_t bit
-    if not board.g.bitboard:
-        return board.cells[col * board.g.rows + row]
-    bit = bottom_cell(&board.g, col) << row
-    if not board.bits.mask & bit:
-        return 0
-    # `current` holds the side to move's stones
-    if board.bits.current & bit:
-        return 1 + (board.moves_played & 1)
-    return 2 - (board.moves_played & 1)
-
-
-cdef inline int tokens_left(Board board, int side) noexcept nogil:
-    cdef int placed = (board.moves_played + 1 - side) >> 1
-    return board.g.p - placed
-
-
 cdef int threats_created(Board board, int col) noexcept nogil:
     """Windows through the cell `col` would fill that the side to move would
     then hold with c - 1 stones and one empty cell: new threats, for move
     ordering. O(4 c^2) cell reads at worst, no allocation."""
-    cdef int row = board.heights[col]
-    cdef uint8_t me = (board.moves_played & 1) + 1
-    cdef int c = board.g.c
-    cdef int columns = board.g.columns, rows = board.g.rows
+    cdef const Geometry* g = board.c_geometry()
+    cdef int row = board.c_height(col)
+    cdef uint8_t me = board.c_side() + 1
+    cdef int c = g.c
+    cdef int columns = g.columns, rows = g.rows
     cdef int d, start, k, x, y, own, empty, found = 0
     cdef uint8_t v
     if c < 2:
@@ -76,7 +212,7 @@ cdef int threats_created(Board board, int col) noexcept nogil:
                     break
                 if start + k == 0:
                     continue  # the cell being played: counts as own
-                v = cell_of(board, x, y)
+                v = board.c_cell(x, y)
                 if v == me:
                     own += 1
                 elif v == 0:
@@ -127,7 +263,7 @@ cdef class Evaluation:
     def prepare(self, Board board) -> None:
         """Sizes the scratch buffers for `board`'s geometry; the C entry
         points assume it was called (the Python ones call it)."""
-        cdef int cells = board.g.columns * board.g.rows
+        cdef int cells = board.c_geometry().columns * board.c_geometry().rows
         if cells <= self.capacity:
             return
         PyMem_Free(self.grid)
@@ -143,110 +279,40 @@ cdef class Evaluation:
         self.capacity = cells
 
     cdef const uint8_t* c_cells(self, Board board) noexcept nogil:
-        cdef int col, row, rows = board.g.rows
-        if not board.g.bitboard:
-            return board.cells
-        for col in range(board.g.columns):
+        cdef const Geometry* g = board.c_geometry()
+        cdef int col, row, rows = g.rows
+        if not g.bitboard:
+            return board.c_cell_array()
+        for col in range(g.columns):
             for row in range(rows):
-                self.grid[col * rows + row] = cell_of(board, col, row)
+                self.grid[col * rows + row] = board.c_cell(col, row)
         return self.grid
 
     cdef void c_count(self, Board board) noexcept nogil:
         """Fills self.counts[side][feature] for `board`."""
-        if board.g.bitboard:
-            self.c_count_bits(board)
-        else:
-            self.c_count_cells(board)
-
-    cdef void c_count_bits(self, Board board) noexcept nogil:
-        """c_count on the bitboard path: each direction's windows are counted
-        for all cells at once, the stones per window kept in bit-sliced
-        counters (plane p holds bit p of every window's count)."""
-        cdef const Geometry* g = &board.g
-        cdef uint64_t stones[2]
-        cdef uint64_t planes[7]
-        cdef uint64_t threat_bits[2]
-        cdef uint64_t empty = g.cells & ~board.bits.mask
-        cdef uint64_t valid, own, opp, opp_any, carry, t, open_, eq, cells_mask
-        cdef int shifts[4]
-        cdef bint allowed[4]
+        cdef const Geometry* g = board.c_geometry()
         cdef int left[2]
-        cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift
-        cdef int me = board.moves_played & 1
-        stones[me] = board.bits.current
-        stones[1 - me] = board.bits.current ^ board.bits.mask
-        left[0] = tokens_left(board, 0)
-        left[1] = tokens_left(board, 1)
-        memset(self.counts, 0, sizeof(self.counts))
-        threat_bits[0] = 0
-        threat_bits[1] = 0
-        while (1 << nplanes) <= c:
-            nplanes += 1
-        shifts[0] = g.stride; shifts[1] = 1; shifts[2] = g.stride + 1; shifts[3] = g.stride - 1
-        allowed[0] = g.horizontal_wins; allowed[1] = g.vertical_wins
-        allowed[2] = g.diagonal_wins; allowed[3] = g.diagonal_wins
-        for d in range(4):
-            shift = shifts[d]
-            # one column has no horizontal or diagonal neighbours (and its
-            # stride may reach 64, a shift C leaves undefined); the window
-            # shifts below stay under 64 whenever the direction allows a win
-            if d == 1 or g.columns >= 2:
-                for s in range(2):
-                    self.counts[s][F_CONSECUTIVE] += popcount(stones[s] & (stones[s] >> shift))
-            if not allowed[d]:
-                continue
-            valid = run_starts(g.cells, shift, c)
-            for s in range(2):
-                own = stones[s]
-                opp = stones[1 - s]
-                opp_any = 0
-                for p in range(nplanes):
-                    planes[p] = 0
-                for k in range(c):
-                    opp_any |= opp >> (k * shift)
-                    carry = own >> (k * shift)
-                    p = 0
-                    while carry and p < nplanes:
-                        t = planes[p] & carry
-                        planes[p] ^= carry
-                        carry = t
-                        p += 1
-                open_ = valid & ~opp_any
-                for k in range(max(1, c - left[s]), c + 1):
-                    eq = open_
-                    for p in range(nplanes):
-                        eq &= planes[p] if (k >> p) & 1 else ~planes[p]
-                    n = popcount(eq)
-                    if n == 0:
-                        continue
-                    self.counts[s][F_ALIGNMENTS] += n
-                    self.counts[s][F_WEIGHTED] += k * k * n
-                    if d >= 2:
-                        self.counts[s][F_DIAGONALS] += n
-                    if k == c - 1:
-                        # each such window has one empty cell: the threat
-                        for j in range(c):
-                            threat_bits[s] |= (eq << (j * shift)) & empty
-        for s in range(2):
-            self.counts[s][F_THREATS] = popcount(threat_bits[s])
-            # rows with an even index (odd counting from 1) favour the first player
-            self.counts[s][F_GOOD_THREATS] = popcount(threat_bits[s] & self.parity_rows(board, s))
-            cells_mask = 0
-            for j in range((g.columns - 1) // 2, g.columns // 2 + 1):
-                cells_mask |= column_cells(g, j)
-            self.counts[s][F_CENTRAL] = popcount(stones[s] & cells_mask)
-
-    cdef uint64_t parity_rows(self, Board board, int side) noexcept nogil:
-        cdef uint64_t rows = 0
-        cdef int row
-        for row in range(side, board.g.rows, 2):
-            rows |= board.g.bottom << row
-        return rows
+        cdef uint64_t stones[2]
+        cdef Wide wide[2]
+        if not (g.bitboard or g.wide):
+            self.c_count_cells(board)
+            return
+        left[0] = board.c_tokens_left(0)
+        left[1] = board.c_tokens_left(1)
+        if g.bitboard:
+            stones[0] = board.c_stones(0)
+            stones[1] = board.c_stones(1)
+            count_bit_parallel(self.counts, g, stones, g.cells, g.central, g.even_rows, left)
+        else:
+            wide[0] = board.c_wide_stones(0)
+            wide[1] = board.c_wide_stones(1)
+            count_bit_parallel(self.counts, g, wide, g.wide_cells, g.wide_central, g.wide_even_rows, left)
 
     cdef void c_count_cells(self, Board board) noexcept nogil:
         """c_count over the cells, any board size."""
         cdef const uint8_t* cells = self.c_cells(board)
-        cdef int columns = board.g.columns, rows = board.g.rows, c = board.g.c
+        cdef const Geometry* g = board.c_geometry()
+        cdef int columns = g.columns, rows = g.rows, c = g.c
         cdef int left[2]
         cdef int d, dc, dr, sc, sr, x, y, i, tail, s, k, cell, tcell
         cdef int n[3]
@@ -254,17 +320,17 @@ cdef class Evaluation:
         cdef uint8_t v, prev
         cdef int nmarked = 0
         cdef int xl = columns, xh = -1, yh = -1
-        left[0] = tokens_left(board, 0)
-        left[1] = tokens_left(board, 1)
+        left[0] = board.c_tokens_left(0)
+        left[1] = board.c_tokens_left(1)
         memset(self.counts, 0, sizeof(self.counts))
         # A window that holds a stone lies within c - 1 cells of it, so only
         # the stones' bounding box grown by c - 1 needs scanning (a few
         # columns of a 64x64 board early in the game).
         for x in range(columns):
-            if board.heights[x] > 0:
+            if board.c_height(x) > 0:
                 xl = min(xl, x)
                 xh = x
-                yh = max(yh, board.heights[x] - 1)
+                yh = max(yh, board.c_height(x) - 1)
         if xh < 0:
             return
         xl = max(0, xl - (c - 1))
@@ -330,11 +396,11 @@ cdef class Evaluation:
             self.threat_mark[self.marked[i]] = 0
         # central column(s): one on odd widths, two on even
         for x in range((columns - 1) // 2, columns // 2 + 1):
-            for y in range(board.heights[x]):
+            for y in range(board.c_height(x)):
                 self.counts[cells[x * rows + y] - 1][F_CENTRAL] += 1
 
     cdef int c_evaluate(self, Board board) noexcept nogil:
-        cdef int me = board.moves_played & 1
+        cdef int me = board.c_side()
         cdef long score = 0
         cdef int f
         self.c_count(board)
@@ -350,8 +416,8 @@ cdef class Evaluation:
 
     def features(self, Board board, bint cell_path=False) -> tuple:
         """(first player's counts, second player's counts), each a dict by
-        feature name. `cell_path` counts over the cells even on a bitboard
-        (to test one path against the other)."""
+        feature name. `cell_path` counts over the cells even on a bitboard,
+        64-bit or wide (to test one path against the other)."""
         self.prepare(board)
         if cell_path:
             self.c_count_cells(board)

@@ -34,17 +34,17 @@ def play_cbots(CBot first, CBot second, Board board, double[:] times):
     Returns (outcome, column): outcome is the winner (0/1, as Board.winner),
     -1 for a draw, or ILLEGAL_BY_FIRST / ILLEGAL_BY_SECOND when that bot
     answered `column`, which is not a legal move (the game stops there)."""
-    cdef int start = board.moves_played & 1
+    cdef int start = board.c_side()
     cdef int col = -1, i = 0, side
     cdef double t0
     cdef int outcome = -1
-    if times.shape[0] < board.g.max_moves - board.moves_played:
-        raise ValueError(f"times has {times.shape[0]} slots, the game may need {board.g.max_moves - board.moves_played}")
+    if times.shape[0] < board.c_geometry().max_moves - board.c_moves():
+        raise ValueError(f"times has {times.shape[0]} slots, the game may need {board.c_geometry().max_moves - board.c_moves()}")
     first.prepare(board)
     second.prepare(board)
     with nogil:
         while not board.c_is_over():
-            side = board.moves_played & 1
+            side = board.c_side()
             t0 = _now()
             if side == start:
                 col = first.c_choose(board)
@@ -57,5 +57,5 @@ def play_cbots(CBot first, CBot second, Board board, double[:] times):
             board.c_play(col)
             i += 1
         else:
-            outcome = board.winner_
+            outcome = board.c_winner()
     return outcome, col

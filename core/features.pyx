@@ -33,7 +33,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from .bitboard cimport bottom_cell
+from .bitboard cimport Geometry
 from .board cimport Board
 
 SCALARS = ("centre", "borders", "corners", "liberties")
@@ -100,25 +100,13 @@ cdef void c_board_grid(Board board, uint8_t* grid) noexcept nogil:
     player, 2 second, 3 off the board. The frame of 3s lets the counting
     loops look at neighbours without bounds checks, and makes "playable"
     simply "empty with something (a stone or the floor) below"."""
-    cdef int columns = board.g.columns, rows = board.g.rows, height = rows + 2
+    cdef const Geometry* g = board.c_geometry()
+    cdef int columns = g.columns, rows = g.rows, height = rows + 2
     cdef int col, row
-    cdef uint64_t bit, first
     memset(grid, 3, c_grid_size(columns, rows) * sizeof(uint8_t))
-    if board.g.bitboard:
-        # `current` holds the side to move's stones
-        first = board.bits.current if board.moves_played % 2 == 0 else board.bits.current ^ board.bits.mask
     for col in range(columns):
         for row in range(rows):
-            if not board.g.bitboard:
-                grid[(col + 1) * height + row + 1] = board.cells[col * rows + row]
-                continue
-            bit = bottom_cell(&board.g, col) << row
-            if not board.bits.mask & bit:
-                grid[(col + 1) * height + row + 1] = 0
-            elif first & bit:
-                grid[(col + 1) * height + row + 1] = 1
-            else:
-                grid[(col + 1) * height + row + 1] = 2
+            grid[(col + 1) * height + row + 1] = board.c_cell(col, row)
 
 
 cdef void c_count_features(const uint8_t* grid, int columns, int rows,
@@ -188,9 +176,10 @@ cdef void c_count_features(const uint8_t* grid, int columns, int rows,
 def count_features(Board board) -> tuple:
     """Raw feature counts of `board`: (first player's list, second player's list),
     in the layout above, with no difference taken."""
-    cdef int columns = board.g.columns, rows = board.g.rows
-    cdef int nlen = c_run_lengths(board.g.c)
-    cdef int n = c_feature_count(board.g.c)
+    cdef const Geometry* g = board.c_geometry()
+    cdef int columns = g.columns, rows = g.rows
+    cdef int nlen = c_run_lengths(g.c)
+    cdef int n = c_feature_count(g.c)
     cdef uint8_t* grid = <uint8_t*>PyMem_Malloc(c_grid_size(columns, rows) * sizeof(uint8_t))
     cdef int* counts = <int*>PyMem_Malloc(2 * n * sizeof(int))
     if not grid or not counts:

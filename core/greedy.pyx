@@ -86,8 +86,8 @@ cdef class Greedy(CBot):
         return self.game_c
 
     cdef void _reserve(self, Board board) except *:
-        cdef int cells = c_grid_size(board.g.columns, board.g.rows)
-        cdef int columns = board.g.columns
+        cdef int cells = c_grid_size(board.c_geometry().columns, board.c_geometry().rows)
+        cdef int columns = board.c_geometry().columns
         if cells > self.capacity_cells:
             PyMem_Free(self.grid)
             self.grid = <uint8_t*>PyMem_Malloc(cells * sizeof(uint8_t))
@@ -108,8 +108,8 @@ cdef class Greedy(CBot):
     def prepare(self, Board board) -> None:
         """Checks `board` suits these weights and sizes the scratch buffers;
         `choose` calls it, the in-C game loop calls it once per game."""
-        if c_run_lengths(board.g.c) != c_run_lengths(self.game_c):
-            raise ValueError(f"these weights are for c={self.game_c}, the board has c={board.g.c}")
+        if c_run_lengths(board.c) != c_run_lengths(self.game_c):
+            raise ValueError(f"these weights are for c={self.game_c}, the board has c={board.c}")
         self._reserve(board)
 
     def choose(self, Board board) -> int:
@@ -119,8 +119,8 @@ cdef class Greedy(CBot):
 
     cdef int c_choose(self, Board board) noexcept nogil:
         cdef int n = board.c_legal_columns(self.legal)
-        cdef int i, j, k, col, nreply, nsafe = 0, me, best = -1, columns = board.g.columns
-        cdef int rows = board.g.rows, nlen = c_run_lengths(board.g.c), cell
+        cdef int i, j, k, col, nreply, nsafe = 0, me, best = -1, columns = board.c_geometry().columns
+        cdef int rows = board.c_geometry().rows, nlen = c_run_lengths(board.c_geometry().c), cell
         cdef double score, best_score = 0.0
         cdef int* own
         cdef int* other
@@ -140,7 +140,7 @@ cdef class Greedy(CBot):
                         break
             board.c_undo()
             nsafe += self.safe[i]
-        me = board.moves_played & 1
+        me = board.c_side()
         c_board_grid(board, self.grid)
         own = self.counts + me * self.nw
         other = self.counts + (1 - me) * self.nw
@@ -148,7 +148,7 @@ cdef class Greedy(CBot):
             if nsafe > 0 and not self.safe[i]:
                 continue
             col = self.legal[i]
-            cell = (col + 1) * (rows + 2) + board.heights[col] + 1
+            cell = (col + 1) * (rows + 2) + board.c_height(col) + 1
             self.grid[cell] = me + 1
             c_count_features(self.grid, columns, rows, nlen, self.counts)
             self.grid[cell] = 0

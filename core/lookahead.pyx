@@ -65,14 +65,14 @@ cdef class RandomizedMinimax(CBot):
         cdef int n, i, value, best
         cdef bint maximizing
         self.nodes += 1
-        if board.winner_ >= 0:
-            return V_WIN + left if board.winner_ == self.root else V_LOSS
-        if board.moves_played >= board.g.max_moves:
+        if board.c_winner() >= 0:
+            return V_WIN + left if board.c_winner() == self.root else V_LOSS
+        if board.c_moves() >= board.c_geometry().max_moves:
             return V_DRAW
         if left == 0:
             return V_UNKNOWN
         n = board.c_legal_columns(legal)
-        maximizing = (board.moves_played & 1) == self.root
+        maximizing = (board.c_side()) == self.root
         best = -V_INFINITY if maximizing else V_INFINITY
         for i in range(n):
             board.c_play(legal[i])
@@ -99,7 +99,7 @@ cdef class RandomizedMinimax(CBot):
         cdef int i, value, best = -V_INFINITY, nbest = 0
         if n == 0:
             return -1
-        self.root = board.moves_played & 1
+        self.root = board.c_side()
         for i in range(n):
             board.c_play(legal[i])
             # a window just under the best so far: a worse move fails low
@@ -119,7 +119,7 @@ cdef class RandomizedMinimax(CBot):
         root): LOSS, UNKNOWN, DRAW or WIN + plies left. For tests and --verbose."""
         cdef int col, value
         result = {}
-        self.root = board.moves_played & 1
+        self.root = board.c_side()
         for col in board.legal_columns():
             board.c_play(col)
             value = self.search(board, self.plies - 1, -V_INFINITY, V_INFINITY)

@@ -27,11 +27,11 @@ cdef int negamax(Board b, Budget* budget) noexcept:
         budget.aborted = True
     if budget.aborted:
         return 0
-    if b.winner_ >= 0:
+    if b.c_winner() >= 0:
         return -1  # the previous move won
-    if b.moves_played >= b.g.max_moves:
+    if b.c_moves() >= b.c_geometry().max_moves:
         return 0
-    for col in range(b.g.columns):
+    for col in range(b.c_geometry().columns):
         if b.c_can_play(col):
             b.c_play(col)
             v = -negamax(b, budget)
@@ -68,7 +68,7 @@ def minimax_analyze(Board board, double time_limit=0.0) -> tuple:
     cdef Budget budget = start_budget(time_limit)
     cdef Board work = board.copy()
     values = []
-    for col in range(work.g.columns):
+    for col in range(work.c_geometry().columns):
         if work.c_is_over() or not work.c_can_play(col):
             values.append(None)
             continue

@@ -15,7 +15,7 @@ cdef int random_playout(Board board, Rng* rng) noexcept nogil:
     while n > 0:
         board.c_play(legal[rng_below(rng, n)])
         n = board.c_legal_columns(legal)
-    return board.winner_
+    return board.c_winner()
 
 
 def play_random_game(Board board, uint64_t seed) -> Board:
@@ -47,7 +47,7 @@ def simulate_random_games(int columns=7, int rows=6, int c=4, p=None,
         for i in range(games):
             game.c_reset()
             result = random_playout(game, &rng)
-            moves += game.moves_played
+            moves += game.c_moves()
             if result == 0:
                 first += 1
             elif result == 1:

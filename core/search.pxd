@@ -25,7 +25,7 @@ cdef class Search:
     cdef Evaluation ev
     cdef TTEntry* tt
     cdef uint64_t tt_mask
-    cdef tuple tt_geometry    # the TT is cleared when the board geometry changes
+    cdef object tt_rules      # the TT is cleared when the rules change
     cdef long long nodes
     cdef long long max_nodes
     cdef double deadline

@@ -16,7 +16,6 @@ from libc.string cimport memset
 
 from .board cimport Board
 from .clock cimport monotonic
-from .bitboard cimport bottom_cell, column_cells, has_alignment
 from .evaluate cimport Evaluation, threats_created
 
 from clinea.core.evaluate import STRONG_WEIGHTS
@@ -27,18 +26,6 @@ WIN_SCORE = WIN
 MATE_SCORE = MATE_BOUND
 
 
-cdef bint opponent_wins_at(Board b, int col, int row) noexcept nogil:
-    """Whether the side NOT to move would make c in a row with a stone on
-    (col, row), an empty cell; the board is left unchanged."""
-    cdef uint64_t cell
-    cdef bint wins
-    if b.g.bitboard:
-        cell = bottom_cell(&b.g, col) << row
-        return has_alignment(&b.g, (b.bits.current ^ b.bits.mask) | cell)
-    b.cells[col * b.g.rows + row] = 2 - (b.moves_played & 1)
-    wins = b.c_grid_aligned(col, row)
-    b.cells[col * b.g.rows + row] = 0
-    return wins
 
 
 cdef inline int centrality(int col, int columns) noexcept nogil:
@@ -76,7 +63,7 @@ cdef class Search:
         if not self.tt:
             raise MemoryError()
         self.tt_mask = (<uint64_t>1 << tt_log2) - 1
-        self.tt_geometry = None
+        self.tt_rules = None
         self.clear()
 
     def __dealloc__(self):
@@ -103,7 +90,7 @@ cdef class Search:
         self.max_nodes = max_nodes
         self.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
         # the clock is read every few nodes: more often where nodes are costly
-        self.check_mask = 1023 if board.g.bitboard else 15
+        self.check_mask = 1023 if board.c_geometry().bitboard else (255 if board.c_geometry().wide else 15)
 
     cdef bint out_of_budget(self) noexcept nogil:
         if self.max_nodes > 0 and self.nodes >= self.max_nodes:
@@ -121,7 +108,7 @@ cdef class Search:
         cdef int legal[MAX_COLUMNS]
         cdef int n = b.c_legal_columns(legal)
         cdef int i, col, k = 0, threats = 0, forced = -1
-        cdef bint reply = b.moves_played + 2 <= b.g.max_moves
+        cdef bint reply = b.c_moves() + 2 <= b.c_geometry().max_moves
         outcome[0] = 0
         for i in range(n):
             if b.c_wins_with(legal[i]):
@@ -133,7 +120,7 @@ cdef class Search:
             outcome[0] = 3
             return 1
         for i in range(n):
-            if opponent_wins_at(b, legal[i], b.heights[legal[i]]):
+            if b.c_opponent_wins_at(legal[i], b.c_height(legal[i])):
                 threats += 1
                 forced = legal[i]
         if threats >= 2:
@@ -145,7 +132,7 @@ cdef class Search:
             if forced >= 0 and col != forced:
                 continue
             # a stone under an opponent's winning cell hands it the win
-            if b.heights[col] + 1 < b.g.rows and opponent_wins_at(b, col, b.heights[col] + 1):
+            if b.c_height(col) + 1 < b.c_geometry().rows and b.c_opponent_wins_at(col, b.c_height(col) + 1):
                 continue
             out[k] = col
             k += 1
@@ -159,9 +146,9 @@ cdef class Search:
         """Sorts moves best-first: `first` (the TT move), then threats
         created, then history, then centrality."""
         cdef long keys[MAX_COLUMNS]
-        cdef int i, side = b.moves_played & 1
+        cdef int i, side = b.c_side()
         for i in range(n):
-            keys[i] = self.history[side][moves[i]] * 256 + centrality(moves[i], b.g.columns)
+            keys[i] = self.history[side][moves[i]] * 256 + centrality(moves[i], b.c_geometry().columns)
             if depth >= 2:
                 keys[i] += (<long>threats_created(b, moves[i])) << 40
             if moves[i] == first:
@@ -171,15 +158,15 @@ cdef class Search:
     cdef int negamax(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil:
         cdef int moves[MAX_COLUMNS]
         cdef int outcome, n, i, value, best, best_move = -1, tt_move = -1, original_alpha = alpha
-        cdef int side = b.moves_played & 1
+        cdef int side = b.c_side()
         cdef uint64_t key
         cdef TTEntry* entry
         self.nodes += 1
         if self.out_of_budget():
             return 0
-        if b.winner_ >= 0:
+        if b.c_winner() >= 0:
             return -(WIN - ply)
-        if b.moves_played >= b.g.max_moves:
+        if b.c_moves() >= b.c_geometry().max_moves:
             return 0
         n = self.candidates(b, moves, &outcome)
         if outcome == 1:
@@ -262,14 +249,14 @@ cdef class Search:
         cdef double time_limit = limits.time
         cdef int max_depth = limits.depth
         self._start(board, time_limit, limits.nodes)
-        if self.tt_geometry != board.geometry():
+        if self.tt_rules != board.rules:
             self.clear()
-            self.tt_geometry = board.geometry()
+            self.tt_rules = board.rules
         cdef Board b = board.copy()
         cdef int moves[MAX_COLUMNS]
         cdef long scores[MAX_COLUMNS]
         cdef int outcome, n, i, depth, value, alpha, best_col, best_score = 0
-        cdef int completed = 0, remaining = b.g.max_moves - b.moves_played
+        cdef int completed = 0, remaining = b.c_geometry().max_moves - b.c_moves()
         cdef double started = monotonic()
         n = self.candidates(b, moves, &outcome)
         if outcome != 0 or n == 1:

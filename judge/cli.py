@@ -18,7 +18,7 @@ import sys
 import threading
 from typing import Optional, Sequence
 
-from clinea.core import MAX_SIDE, MAX_TOKENS
+from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea import protocol
 from clinea.judge.abbreviations import AmbiguousOption, resolve, spell_out
 from clinea.judge.player_process import end_all_games, kill_all
@@ -334,7 +334,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 
 def run(argv: list[str]) -> int:
     parser, args, players, course, run_argv = parse(argv)
-    size = (args.columns, args.rows, args.c, args.p)
+    size = Rules(args.columns, args.rows, args.c, args.p)
     names = [p.name for p in players]
     if course:
         specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings)

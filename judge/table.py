@@ -5,14 +5,14 @@ from __future__ import annotations
 
 import sys
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.judge.record import GameRecord
 from clinea.judge.ui import HumanSeat, MatchStopped, TerminalView
 
 __all__ = ["MatchStopped", "Table", "open_window"]
 
 
-def open_window(size: tuple[int, int, int, int]):
+def open_window(size: Rules):
     """The game window, or None after one stderr line saying why the terminal
     is used instead (no pygame, or no display)."""
     try:
@@ -29,7 +29,7 @@ def open_window(size: tuple[int, int, int, int]):
 
 
 class Table:
-    def __init__(self, size: tuple[int, int, int, int], window=None):
+    def __init__(self, size: Rules, window=None):
         self.size = size
         self.window = window
 

@@ -15,7 +15,7 @@ import threading
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Iterator, Optional, Sequence
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.judge.course_log import CourseTranscript
 from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.record import GameRecord
@@ -37,7 +37,7 @@ class GameSpec:
     opening: list[int] = field(default_factory=list)
 
 
-def random_opening(rng: random.Random, size: tuple[int, int, int, int], plies: int) -> list[int]:
+def random_opening(rng: random.Random, size: Rules, plies: int) -> list[int]:
     """`plies` uniformly random moves that do not end the game (fewer if the
     board leaves no such move)."""
     board = Board(*size)
@@ -51,7 +51,7 @@ def random_opening(rng: random.Random, size: tuple[int, int, int, int], plies: i
 
 
 def course_schedule(blue: str, red: str, games: Optional[int], first: Optional[str], seed: int,
-                    size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
+                    size: Rules, openings: int = 0) -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
     openings, games go in pairs from the same opening with the first move swapped.
@@ -79,7 +79,7 @@ def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
 
 
 def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
-                        size: tuple[int, int, int, int], openings: int = 0) -> Iterator[GameSpec]:
+                        size: Rules, openings: int = 0) -> Iterator[GameSpec]:
     """Every pairing plays `games` games: game k has player A first when k is
     even, and A azul when k // 2 is even, so each four games cover every
     colour and move order; with openings, games 2j and 2j+1 share one."""
@@ -98,7 +98,7 @@ def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
                 yield GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
 
 
-def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) -> GameRecord:
+def record(spec: GameSpec, size: Rules, result: GameResult) -> GameRecord:
     """The results-file record of a game played from `spec`."""
     names = (spec.first, spec.second)
     return GameRecord(spec.id, *size, names, tuple(spec.colours), tuple(spec.opening), tuple(result.moves),
@@ -107,7 +107,7 @@ def record(spec: GameSpec, size: tuple[int, int, int, int], result: GameResult) 
                       None if result.forfeit is None else names[result.forfeit])
 
 
-def play_game(seats: dict[str, Seat], spec: GameSpec, size: tuple[int, int, int, int], clock: Clock,
+def play_game(seats: dict[str, Seat], spec: GameSpec, size: Rules, clock: Clock,
               on_move=None) -> GameRecord:
     """One game from its spec to its record, on `seats` (by player name),
     which stay open for the next game: the unit any runner schedules."""
@@ -121,7 +121,7 @@ class Runner:
     process per player, reused from game to game (the course judge's way) and
     restarted by its seat after a forfeit."""
 
-    def __init__(self, players: Sequence[Player], size: tuple[int, int, int, int],
+    def __init__(self, players: Sequence[Player], size: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
                  log_dir: Optional[str] = None, human_factory=None, on_move_factory=None,
                  course_log_dir: Optional[str] = None):

@@ -16,7 +16,7 @@ from typing import Optional
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner would mix with the judge's output
 import pygame  # noqa: E402
 
-from clinea.core import Board  # noqa: E402
+from clinea.core import Board, Rules  # noqa: E402
 from clinea.judge.referee import COLOURS, Seat  # noqa: E402
 from clinea.judge.ui import MatchStopped  # noqa: E402
 
@@ -40,7 +40,7 @@ class WindowUnavailable(Exception):
 
 
 class Window:
-    def __init__(self, size: tuple[int, int, int, int]):
+    def __init__(self, size: Rules):
         if not any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
             # asked anyway, SDL would pick its offscreen driver and complain on stderr
             raise WindowUnavailable("neither DISPLAY nor WAYLAND_DISPLAY is set")

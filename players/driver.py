@@ -11,7 +11,7 @@ import os
 import sys
 from typing import IO, Callable
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea import protocol
 from clinea.players.bot import Bot, FunctionBot
 from clinea.players.options import bare_words_to_options, options_to_bare_words
@@ -117,9 +117,10 @@ class _Session:
     def play_game(self, colours: tuple[str, str]) -> None:
         sizes = protocol.parse_sizes(self.receive())
         try:
-            board = Board(*sizes)
+            rules = Rules(*sizes)
         except ValueError as error:
             raise ProtocolError(" ".join(map(str, sizes)), f"a playable board ({error})") from None
+        board = Board(*rules)
         line = self.receive()
         my_turn, opening = protocol.parse_first(line)
         try:

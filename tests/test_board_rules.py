@@ -71,11 +71,52 @@ def test_generic_boards_beyond_64_cells_agree(game):
     play_both(*game)
 
 
+# Shapes whose bits (columns * (rows + 1), the sentinel row included) sit
+# on either side of the wide bitboard's word boundaries: 64, 128, 192.
+WORD_BOUNDARY_SHAPES = [(13, 4), (5, 12), (16, 3), (8, 15), (1, 64), (2, 63), (13, 9), (16, 7),
+                        (4, 31), (12, 15), (16, 11), (8, 23), (14, 12), (1, 128), (3, 63), (2, 96),
+                        (21, 11), (16, 15), (11, 17)]
+
+
+@st.composite
+def wide_games(draw):
+    columns, rows = draw(st.sampled_from(WORD_BOUNDARY_SHAPES))
+    c = draw(st.integers(1, min(max(columns, rows) + 1, 9)))
+    p = draw(st.integers(1, (columns * rows + 1) // 2 + 1))
+    choices = draw(st.lists(st.integers(0, 10**6), max_size=min(columns * rows, 120)))
+    return columns, rows, c, p, choices
+
+
+def test_word_boundary_shapes_take_the_path_their_size_says():
+    for columns, rows in WORD_BOUNDARY_SHAPES:
+        board = Board(columns, rows)
+        bits = columns * (rows + 1)
+        assert (board.is_bitboard, board.is_wide) == (bits <= 64, 64 < bits <= 192), (columns, rows)
+
+
+@given(wide_games())
+@settings(max_examples=150, deadline=None)
+def test_wide_bitboards_across_word_boundaries_agree(game):
+    """Wins, winning moves and legal columns on the multi-word path, and
+    every position back again by undo."""
+    board, _ = play_both(*game)
+    while board.moves_played:
+        board.undo()
+        ref = ReferenceGame(*game[:4])
+        for col in board.moves():
+            ref.play(col)
+        assert_same_state(board, ref)
+        for col in ref.legal():
+            assert board.is_winning_move(col) == _reference_wins_with(ref, col)
+        if board.moves_played % 7:
+            break  # a few positions per game: the reference is slow
+
+
 @pytest.mark.parametrize(
     "columns, rows, c, p, games",
     [(7, 6, 4, 21, 300), (1, 6, 1, 3, 300), (1, 8, 4, 4, 300), (5, 1, 3, 3, 300), (7, 6, 4, 5, 300),
      (4, 4, 3, 8, 300), (9, 6, 5, 27, 150), (8, 7, 4, 28, 150), (12, 11, 5, 66, 40), (3, 3, 4, 5, 300),
-     (1, 1, 1, 1, 10)],
+     (1, 1, 1, 1, 10), (9, 8, 5, 36, 60), (10, 9, 4, 45, 40), (14, 12, 6, 84, 10)],
 )
 def test_thousands_of_seeded_games(columns, rows, c, p, games):
     # the reference rescans the whole board after every move: big boards cost

@@ -77,6 +77,20 @@ def test_features_and_score_match_a_plain_window_count(size, seed, weights):
         w * (expected[me][name] - expected[1 - me][name]) for w, name in zip(weights, FEATURES))
 
 
+@given(st.sampled_from([(13, 4), (8, 15), (2, 63), (16, 7), (12, 15), (16, 11), (8, 23), (1, 128),
+                        (9, 8), (10, 9), (14, 12)]),
+       st.integers(1, 7), st.integers(0, 2**32), st.floats(0.0, 1.0))
+def test_wide_bitboard_features_match_a_plain_window_count(shape, c, seed, fraction):
+    """The bit-parallel count on the multi-word path, shapes on either side
+    of its word boundaries."""
+    columns, rows = shape
+    board = random_position(columns, rows, c, (columns * rows + 1) // 2, seed, fraction)
+    assert board.is_wide
+    expected = reference_features(board)
+    assert Evaluation().features(board) == expected
+    assert Evaluation().features(board, cell_path=True) == expected
+
+
 def test_evaluation_on_a_board_beyond_64_cells_matches_the_reference():
     for seed in range(5):
         board = random_position(20, 20, 5, 200, seed, fraction=0.3)

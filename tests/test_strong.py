@@ -143,7 +143,9 @@ def end_game(columns, rows, c, p, seed, left):
 
 
 @settings(max_examples=150)
-@given(st.sampled_from(SIZES + [(4, 4, 3, 8), (3, 5, 3, 6)]), st.integers(0, 2**32), st.integers(1, 9))
+# with wide bitboards on either side of a word boundary: 65, 128 and 192 bits
+@given(st.sampled_from(SIZES + [(4, 4, 3, 8), (3, 5, 3, 6), (13, 4, 3, 26), (8, 15, 4, 60), (16, 11, 5, 88)]),
+       st.integers(0, 2**32), st.integers(1, 9))
 def test_search_values_and_moves_agree_with_a_plain_solver(size, seed, left):
     board = end_game(*size, seed, left)
     if board.is_over():

@@ -13,7 +13,7 @@ limit: a clinea game with fewer tokens than cells is not one OpenSpiel plays.
 """
 from __future__ import annotations
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.integrations import require
 from clinea.players.game_follower import GameFollower
 from clinea.players.make_bot import PlayerSpec, make_bot
@@ -23,29 +23,29 @@ pyspiel = require("pyspiel", "openspiel")
 GAME = "connect_four"
 
 
-def geometry(game) -> tuple[int, int, int]:
-    """(columns, rows, c) of an OpenSpiel connect_four game."""
+def rules_of(game) -> Rules:
+    """The rules of an OpenSpiel connect_four game (tokens enough to fill
+    the board: OpenSpiel has no limit)."""
     if game.get_type().short_name != GAME:
         raise ValueError(f"a clinea bot plays {GAME}, not {game.get_type().short_name!r}")
     parameters = game.get_parameters()
-    return parameters["columns"], parameters["rows"], parameters["x_in_row"]
+    return Rules(parameters["columns"], parameters["rows"], parameters["x_in_row"])
 
 
 def board_from_state(state) -> Board:
     """The clinea position of an OpenSpiel connect_four state."""
-    columns, rows, c = geometry(state.get_game())
-    return Board.from_moves(state.history(), columns, rows, c)
+    return Board.from_moves(state.history(), *rules_of(state.get_game()))
 
 
 def load_game(columns: int, rows: int, c: int):
-    """OpenSpiel's connect_four of that size."""
+    """OpenSpiel's connect_four of that size (a token limit, if any, is not
+    OpenSpiel's to know: pass Rules(...)[:3])."""
     return pyspiel.load_game(GAME, {"columns": columns, "rows": rows, "x_in_row": c})
 
 
 def state_from_board(board: Board):
-    """OpenSpiel's state after the moves of `board` (its token limit, if
-    any, is not OpenSpiel's to know)."""
-    state = load_game(board.columns, board.rows, board.c).new_initial_state()
+    """OpenSpiel's state after the moves of `board`."""
+    state = load_game(*board.rules[:3]).new_initial_state()
     for column in board.moves():
         state.apply_action(column)
     return state

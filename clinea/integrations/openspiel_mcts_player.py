@@ -42,20 +42,19 @@ class OpenSpielMCTSBot(Bot):
         self.pyspiel = openspiel.pyspiel
         self.settings = (simulations, rollouts, uct_c, solve, seed, max_memory_mb, time_per_move)
         self.mcts = None
-        self.game_size = None
+        self.game_rules = None
 
     def new_game(self, board: Board, me: int) -> None:
-        size = (board.columns, board.rows, board.c)
-        if size != self.game_size:  # a search tied to one game: rebuilt when the size changes
+        if board.rules != self.game_rules:  # a search tied to one game: rebuilt when the rules change
             simulations, rollouts, uct_c, solve, seed, memory, seconds = self.settings
-            game = self.openspiel.load_game(*size)
+            game = self.openspiel.load_game(*board.rules[:3])
             evaluator = self.pyspiel.RandomRolloutEvaluator(rollouts, seed)
             self.mcts = self.pyspiel.MCTSBot(game, evaluator, uct_c, simulations, memory, solve, seed, False,
                                              self.pyspiel.ChildSelectionPolicy.UCT, seconds or -1.0)
-            self.game_size = size
+            self.game_rules = board.rules
 
     def choose(self, board: Board) -> int:
-        if self.mcts is None or self.game_size != (board.columns, board.rows, board.c):
+        if self.mcts is None or self.game_rules != board.rules:
             self.new_game(board, board.side_to_move)
         return self.mcts.step(self.openspiel.state_from_board(board))
 

@@ -144,7 +144,9 @@ def against_mcts(games: int, simulations: int, seed: int) -> None:
     import pyspiel
     for columns, rows, c in BIG_BOARDS:
         game = pyspiel.load_game("connect_four", {"columns": columns, "rows": rows, "x_in_row": c})
-        seconds = calibrate(pyspiel, game, simulations, seed)
+        # strong's clock has a floor of a millisecond a move: with few
+        # simulations MCTS can be faster than that, and strong gets the floor
+        seconds = max(calibrate(pyspiel, game, simulations, seed), 0.001)
         tally = {1: 0, 0: 0, -1: 0}
         mcts_times: list[float] = []
         for i in tqdm(range(games), desc=f"{columns}x{rows} c{c} vs MCTS", unit="game"):

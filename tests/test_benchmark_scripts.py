@@ -1,0 +1,34 @@
+"""The benchmark scripts run end to end with tiny settings and print their
+figures: a benchmark that breaks silently measures nothing (their figures
+are goals, so only their shape is checked here, never a speed)."""
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
+
+
+def run(script: str, *args: str) -> str:
+    done = subprocess.run([sys.executable, str(BENCHMARKS / script), *args],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    return done.stdout
+
+
+def test_search_speed_prints_nodes_per_second_and_the_representation_of_each_board():
+    out = run("search_speed.py", "--positions", "1", "--nodes", "20000")
+    rows = {line.split()[0]: line.split() for line in out.splitlines() if re.match(r"\d+x\d+ c\d", line)}
+    assert {board: row[2] for board, row in rows.items()} == {
+        "7x6": "64-bit", "9x8": "wide", "10x9": "wide", "14x12": "wide", "20x20": "cells"}
+    assert all(float(row[3]) > 0 for row in rows.values())
+
+
+def test_strength_prints_the_value_losing_count_and_a_score_per_big_board():
+    out = run("strength.py", "--openings", "1", "--nodes-per-move", "20000", "--games", "1",
+              "--simulations", "30")
+    assert re.search(r"(\d+) of 2 games ended worse than the opening's exact value", out)
+    assert re.search(r"from the empty board, strong first: result -?[01]", out)
+    boards = re.findall(r"^(\d+x\d+ c\d+) vs MCTS 30 simulations.*W-D-L (\d+)-(\d+)-(\d+)", out, re.M)
+    assert [board for board, *_ in boards] == ["9x8 c5", "10x9 c4", "14x12 c6"]
+    assert all(sum(map(int, tally)) == 1 for _, *tally in boards)

@@ -13,13 +13,13 @@ import statistics
 import sys
 import time
 
+from clinea.core import Rules
 from clinea.core.features import feature_count
 from clinea.judge.referee import Clock
 from clinea.judge.ray_backend import RayRunner
 from clinea.judge.tournament import Player, Runner, course_schedule
 from clinea.ray_cluster import LOCAL, joined
 from clinea.training import genetic
-from clinea.training.games import Geometry
 from clinea.training.parallel import Runner as LocalPool
 from clinea.training.ray_pool import RayPool
 
@@ -81,7 +81,7 @@ def ray_round_trip(ray, calls: int) -> float:
 def generation_seconds(pool, population: int, repeats: int) -> float:
     """Median seconds of one genetic generation's fitness (a round robin)."""
     config = genetic.GeneticConfig(population=population)
-    geometry = Geometry(7, 6, 4)
+    geometry = Rules(7, 6, 4)
     times = []
     for seed in range(repeats):
         rng = random.Random(seed)

@@ -13,11 +13,12 @@ import statistics
 import tempfile
 import time
 
+from clinea.core import Rules
 from clinea.core.features import feature_count
 from clinea.judge.referee import play_bots
 from clinea.training import genetic
 from clinea.training.fitness import tallies, versus
-from clinea.training.games import Geometry, greedy, play
+from clinea.training.games import greedy, play
 from clinea.training.parallel import Runner
 from clinea.training.report import Budget, Recorder
 
@@ -42,7 +43,7 @@ def main() -> None:
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
-    geometry = Geometry(7, 6, 4)
+    geometry = Rules(7, 6, 4)
 
     rng = random.Random(args.seed)
     bots = [greedy([rng.uniform(-1, 1) for _ in range(feature_count(4))], 4) for _ in range(12)]

@@ -10,13 +10,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.core.features import count_features, feature_count
 from clinea.core.greedy import Greedy
 from clinea.players.weights import Weights
 from clinea.training import genetic, grid, paper, parametrisation
 from clinea.training.fitness import DRAW, LOSS, WIN, Tally, versus
-from clinea.training.games import Geometry, greedy
+from clinea.training.games import greedy
 from clinea.training.parallel import Runner
 from clinea.training.report import Budget, Recorder
 
@@ -125,7 +125,7 @@ def test_report_rule_b_also_needs_no_fewer_wins_and_no_more_losses():
 # ------------------------------------------------------------ GA options
 
 def test_ga_over_28_parameters_against_random_reports_every_generations_best(tmp_path):
-    geometry = Geometry(5, 4, 3, None)
+    geometry = Rules(5, 4, 3)
     config = genetic.GeneticConfig(population=4, parametrisation="report", external=True,
                                    external_opponent="random", external_games=2)
     budget = Budget(3, None)
@@ -145,7 +145,7 @@ def test_ga_refuses_seeds_of_the_other_parametrisation(tmp_path):
     recorder = Recorder(tmp_path / "ga.csv", budget, quiet=True)
     config = genetic.GeneticConfig(population=2, parametrisation="report")
     with Runner(1) as runner, pytest.raises(ValueError, match="16 weights: the report parametrisation has 28"):
-        genetic.run(Geometry(), config, budget, recorder, runner, 1, [[0.0] * 16])
+        genetic.run(Rules(), config, budget, recorder, runner, 1, [[0.0] * 16])
     recorder.close()
 
 
@@ -200,7 +200,7 @@ def test_fast_wins_rank_players_that_fitness_2_ties():
 
 def test_versus_with_lengths_counts_the_plies_of_each_game():
     from clinea.training.fitness import versus
-    geometry = Geometry(5, 4, 3, None)
+    geometry = Rules(5, 4, 3)
     with Runner(1) as runner:
         plain = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner)[0]
         timed = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner, lengths=True)[0]

@@ -17,11 +17,11 @@ from clinea.judge.referee import play_bots
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
 from clinea.players.weights import Weights
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.training import cli, genetic, grid, hillclimb, lms, parametrisation
 from clinea.training.fitness import (DRAW, LOSS, WIN, Tally, fitness_not_lost, fitness_points,
                                      round_robin, versus)
-from clinea.training.games import FastRandomBot, Geometry, greedy, play
+from clinea.training.games import FastRandomBot, greedy, play
 from clinea.training.parallel import Runner, chunks
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
@@ -154,7 +154,7 @@ def test_lms_update_moves_the_value_towards_the_result():
 
 # ------------------------------------------------------------ games
 
-GEOMETRIES = [Geometry(7, 6, 4), Geometry(5, 4, 3, 4), Geometry(10, 9, 4)]
+GEOMETRIES = [Rules(7, 6, 4), Rules(5, 4, 3, 4), Rules(10, 9, 4)]
 
 
 @pytest.mark.parametrize("geometry", GEOMETRIES)
@@ -170,14 +170,14 @@ def test_in_c_games_match_the_judges_referee(geometry):
         for make_first, make_second in pairs:
             fast = play(make_first(), make_second(), geometry)
             judged = play_bots(make_first(), make_second(), geometry.columns, geometry.rows,
-                               geometry.c, geometry.tokens, in_core=False)
+                               geometry.c, geometry.p, in_core=False)
             assert (fast.winner, fast.reason, fast.moves) == (judged.winner, judged.reason, judged.moves)
             assert len(fast.times) == len(fast.moves)
 
 
 def test_round_robin_plays_every_pair_in_both_colours_and_jobs_agree():
     rng = random.Random(8)
-    geometry = Geometry(5, 4, 3)
+    geometry = Rules(5, 4, 3)
     population = [[rng.uniform(-1, 1) for _ in range(feature_count(3))] for _ in range(4)]
     serial = round_robin(population, geometry, 3, Runner(1))
     assert all(len(g) == 6 and sum(second for _, second in g) == 3 for g in serial)

@@ -11,11 +11,10 @@ import signal
 import sys
 import threading
 
-from clinea.core import MAX_SIDE, Board
+from clinea.core import MAX_SIDE, Rules
 from clinea.players.weights import Weights
 from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms, parametrisation
-from clinea.training.games import Geometry
 from clinea.training.parallel import Runner
 from clinea.training.report import Budget, Recorder, final_evaluation, plot, plotting, print_evaluation
 
@@ -178,10 +177,9 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        Board(args.columns, args.rows, args.c, args.p)
+        geometry = Rules(args.columns, args.rows, args.c, args.p)
         if args.c < 2:
             raise ValueError(f"c={args.c} is out of range: allowed 2 or more (with c=1 every move wins)")
-        geometry = Geometry(args.columns, args.rows, args.c, args.p)
         seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(63)
         rng = random.Random(seed)
         iterations = getattr(args, args.limit_name)
@@ -276,7 +274,7 @@ def write_results(args, argv, seed, geometry, recorder, budget, best, score, eva
     """PREFIX.json (the weights and how they were made) and PREFIX.png; the
     CSV was written row by row."""
     info = {"made_by": f"clinea train {args.method}", "argv": list(argv if argv is not None else sys.argv[1:]),
-            "seed": seed, "board": [args.columns, args.rows, args.c, geometry.tokens],
+            "seed": seed, "board": list(geometry),
             "iterations": len(recorder.rows), "seconds": round(budget.elapsed(), 2), "fitness": score,
             "parametrisation": getattr(args, "parametrisation", "clinea")}
     if interrupted:

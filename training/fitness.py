@@ -10,7 +10,8 @@ import statistics
 from typing import Sequence
 
 from clinea.judge.report import Tally as JudgeTally
-from clinea.training.games import Geometry, greedy, opponent, play
+from clinea.core import Rules
+from clinea.training.games import greedy, opponent, play
 
 WIN, DRAW, LOSS = 1, 0, -1
 # fitness 2: loss / draw / win, and the bonus for having moved second
@@ -118,7 +119,7 @@ def versus_task(task: list) -> list:
     return out
 
 
-def round_robin(population: Sequence[Sequence[float]], geometry: Geometry, c: int, runner) -> list[list]:
+def round_robin(population: Sequence[Sequence[float]], geometry: Rules, c: int, runner) -> list[list]:
     """Every ordered pair plays once (so every pair twice, once in each
     colour). Returns, per individual, its games as (outcome, second)."""
     population = [list(v) for v in population]
@@ -137,7 +138,7 @@ def game_seed(seed: int, index: int) -> int:
     return (seed * 0x9E3779B97F4A7C15 + index * 0xBF58476D1CE4E5B9 + 1) % 2 ** 64
 
 
-def versus(players: Sequence[Sequence[float]], geometry: Geometry, c: int, kind: str,
+def versus(players: Sequence[Sequence[float]], geometry: Rules, c: int, kind: str,
            games_each_colour: int, seed: int, runner, depth: int = 4, lengths: bool = False) -> list[list]:
     """Each player plays `games_each_colour` games moving first and as many
     moving second against a fresh `kind` opponent ("random" or "minimax").

@@ -8,10 +8,7 @@ which holds since these bots keep no other per-game state.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.core.cbot import UniformRandom
 from clinea.judge.referee import GameResult, play_bots
 from clinea.players.bot import Bot
@@ -19,23 +16,6 @@ from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
 from clinea.players.weights import Weights
 from clinea.training.parametrisation import player_weights
-
-
-@dataclass(frozen=True)
-class Geometry:
-    """The board every training game is played on."""
-    columns: int = 7
-    rows: int = 6
-    c: int = 4
-    p: int | None = None
-
-    def board(self) -> Board:
-        return Board(self.columns, self.rows, self.c, self.p)
-
-    @property
-    def tokens(self) -> int:
-        """p as the judge wants it (enough to fill the board when unset)."""
-        return self.p if self.p is not None else (self.columns * self.rows + 1) // 2
 
 
 class FastRandomBot(Bot):
@@ -53,10 +33,10 @@ class FastRandomBot(Bot):
         return self.core.choose(board)
 
 
-def play(first: Bot, second: Bot, geometry: Geometry) -> GameResult:
+def play(first: Bot, second: Bot, geometry: Rules) -> GameResult:
     """One game, `first` moving first, refereed by the judge (in C when both
     bots allow it)."""
-    return play_bots(first, second, geometry.columns, geometry.rows, geometry.c, geometry.tokens)
+    return play_bots(first, second, *geometry)
 
 
 def greedy(values, c: int) -> GreedyBot:

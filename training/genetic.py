@@ -133,7 +133,7 @@ def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: 
     if config.external and config.fast_wins:
         games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner,
                        lengths=True)
-        max_plies = geometry.board().max_moves
+        max_plies = geometry.max_moves
         return [fitness_fast_wins(g, max_plies) for g in games]
     if config.external:
         games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from typing import Sequence
 
+from clinea.core import Board
 from clinea.core.features import feature_vector
 from clinea.players.weights import MAX_WEIGHT, MIN_WEIGHT
 from clinea.training.fitness import DRAW, LOSS, WIN, outcome_for, summary
@@ -42,7 +43,7 @@ def lms_update(weights: Sequence[float], positions: Sequence[Sequence[float]], r
 
 def learner_positions(moves: Sequence[int], geometry, me: int) -> list[list[float]]:
     """Scaled features of every position just after a move of player `me`."""
-    board = geometry.board()
+    board = Board(*geometry)
     cells = geometry.columns * geometry.rows
     out = []
     for col in moves:

@@ -11,13 +11,13 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 
+from clinea.core import Rules
 from clinea.core.features import feature_count
 from clinea.players.weights import Weights
 from clinea.training import genetic, grid, parametrisation
-from clinea.training.games import Geometry
 from clinea.training.report import Budget, Recorder
 
-STANDARD = Geometry(7, 6, 4, 21)
+STANDARD = Rules(7, 6, 4, 21)
 
 # The hand-made player, in the report's parametrisation (own runs and the
 # opponent's weighed apart). Against random, every game the shipped weights
@@ -53,7 +53,7 @@ class Row:
     title: str
     report: float                 # the report's win rate against random, in %
     kind: str                     # "genetic", "grid", "hand-made" or "random weights"
-    geometry: Geometry = STANDARD
+    geometry: Rules = STANDARD
     settings: dict = field(default_factory=dict)
     quick: dict = field(default_factory=dict)     # overrides `settings` in the quick form
     reference: tuple = ("random", "minimax")      # what each generation's best is measured against
@@ -93,12 +93,12 @@ ROWS = [
     # random; against random, with wins ranked by speed (as on 14x12), the
     # same 150 generations reach 99.7-99.8 % a seed
     Row("ga-9x8", "GA on 9x8, c 5, p 100; fitness against random, sooner wins score more", 98.4, "genetic",
-        Geometry(9, 8, 5, 100), settings={**GA_REPORT, "fitness": "random-fast", "external_games": 10},
+        Rules(9, 8, 5, 100), settings={**GA_REPORT, "fitness": "random-fast", "external_games": 10},
         quick={**GA_QUICK, "population": 4, "generations": 2, "external_games": 2}),
     # greedy-against-greedy games there are nearly all draws and against random
     # fitness 2 ties at its top from the first generation: wins are ranked by speed
     Row("ga-14x12", "GA on 14x12, c 10, p 500; fitness against random, sooner wins score more", 99.8,
-        "genetic", Geometry(14, 12, 10, 500),
+        "genetic", Rules(14, 12, 10, 500),
         settings={**GA_REPORT, "fitness": "random-fast", "external_games": 10},
         quick={**GA_QUICK, "population": 4, "generations": 2, "external_games": 2},
         reference=("random",)),  # depth-4 minimax on 14 columns costs seconds a game

@@ -33,7 +33,8 @@ from clinea.players.weights import Weights
 from clinea.training import figures, lms, paper, search_table
 from clinea.training.cli import _positive_int
 from clinea.training.fitness import Tally, outcome_for, versus
-from clinea.training.games import Geometry, greedy
+from clinea.core import Rules
+from clinea.training.games import greedy
 from clinea.training.parallel import Runner
 from clinea.training.parametrisation import to_weights
 from clinea.training.report import Budget, Recorder
@@ -64,7 +65,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ------------------------------------------------------------ the greedy table
 
-def win_share(values, geometry: Geometry, opponent: str, games_each_colour: int, seed: int, runner) -> Tally:
+def win_share(values, geometry: Rules, opponent: str, games_each_colour: int, seed: int, runner) -> Tally:
     return Tally.of(versus([values], geometry, geometry.c, opponent, games_each_colour, seed, runner)[0])
 
 
@@ -198,20 +199,19 @@ def lms_part(quick: bool, seeds: int, games: int, runner, out: Path) -> dict:
             "greedy": against_greedy, "openings": openings}
 
 
-def versus_greedy(weights, geometry: Geometry, openings: int, seed: int) -> Tally:
+def versus_greedy(weights, geometry: Rules, openings: int, seed: int) -> Tally:
     """The learner against the hand-made greedy from `openings` random
     two-ply openings, each played in both colours: both players are
     deterministic, so the openings are what makes the games differ."""
     rng = random.Random(seed)
-    size = (geometry.columns, geometry.rows, geometry.c, geometry.tokens)
     hand = Weights.default().for_c(geometry.c)
     tally = Tally()
     for _ in range(openings):
-        opening = random_opening(rng, size, 2)
+        opening = random_opening(rng, geometry, 2)
         for me in (0, 1):
             pair = (greedy(weights, geometry.c), greedy(hand, geometry.c))
             first, second = pair if me == 0 else pair[::-1]
-            tally.count(outcome_for(play_bots(first, second, *size, opening=opening).winner, me))
+            tally.count(outcome_for(play_bots(first, second, *geometry, opening=opening).winner, me))
     return tally
 
 

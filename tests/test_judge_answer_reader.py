@@ -6,12 +6,13 @@ import os
 import threading
 import time
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea import protocol
 from clinea.core import Board
-from clinea.judge.player_process import PlayerProcess
+from clinea.judge.player_process import PlayerProcess, Silent
 from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.referee import FORFEITS, Forfeit
 
@@ -88,3 +89,23 @@ def test_judge_and_players_accept_the_same_numbers(text):
         heard = None
     if judged is not None or isinstance(heard, int):
         assert judged == heard
+
+
+def test_the_reader_spins_only_for_players_that_answer_fast_and_keeps_the_deadline():
+    # a reply already waiting counts as fast; one that takes a few
+    # milliseconds turns the spinning off; a silent player still times out
+    read_end, write_end = os.pipe()
+    seat = seat_reading(b"")
+    process = seat.process
+    process.read_from(read_end)
+    os.write(write_end, b"3\n")
+    assert process.read_line(1.0) == "3" and process.answers_fast
+    threading.Timer(0.02, os.write, (write_end, b"4\n")).start()
+    assert process.read_line(1.0) == "4" and not process.answers_fast
+    started = time.monotonic()
+    with pytest.raises(Silent):
+        process.read_line(0.05)
+    assert time.monotonic() - started < 1.0
+    os.write(write_end, b"5\n")
+    assert process.read_line(1.0) == "5" and process.answers_fast
+    os.close(write_end)

@@ -701,7 +701,8 @@ cdef class Solver:
             scores.append(-value)
         return scores
 
-    def play_value(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+    def play_value(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0,
+                   at_least=None):
         """``(column, score)``: a column that keeps the exact score (weak: 1
         win, 0 draw, -1 loss) of `board` for the side to move, and that
         score; the column is None when the game is over, or, weak, when
@@ -710,7 +711,14 @@ cdef class Solver:
         One solve of `board` (at the book's ply, a lookup) and one search
         at the root for a move that reaches its score, in the solver's own
         move order, rather than a solve of every column as in `analyze`:
-        the moves that lose are never proved to lose."""
+        the moves that lose are never proved to lose.
+
+        `at_least`: a score the side to move is known to reach (on the
+        scale of `weak`), such as its score before the opponent's last
+        move. The solve is skipped and the column found keeps at least that
+        score, which is returned: where the score is what the opponent
+        left, proving that it is no more costs as much as the move itself
+        (a draw is proved not to be a win over every move)."""
         cdef Search* s = &self.s
         cdef int n = board.moves_played
         cdef uint64_t chosen = 0
@@ -727,9 +735,12 @@ cdef class Solver:
                 return None
             col = best_column(scores)
             return col, scores[col]
-        value = self._solve_position(board, weak)
-        if value is None:
-            return None
+        if at_least is not None and (at_least >= 0 if weak else at_least > lower_bound(s, n, 1)):
+            value = at_least
+        else:
+            value = self._solve_position(board, weak)
+            if value is None:
+                return None
         if weak and value < 0:
             return None, value
         target = value
@@ -744,13 +755,14 @@ cdef class Solver:
             col += 1
         return col, value
 
-    def search(self, Board board, limits: Limits = Limits(), bint weak=False) -> SearchResult:
+    def search(self, Board board, limits: Limits = Limits(), bint weak=False, at_least=None) -> SearchResult:
         """`play_value` within `limits` (time and nodes), as the players'
         `SearchResult`: proven, with the move None where `play_value` has
         none (weak: every move loses), or move and score None when the
-        budget ran out."""
+        budget ran out. With `at_least`, the score is that bound, not the
+        exact score."""
         cdef double started = monotonic()
-        found = self.play_value(board, weak, limits.nodes, limits.time)
+        found = self.play_value(board, weak, limits.nodes, limits.time, at_least)
         move, score = (None, None) if found is None else found
         return SearchResult(move, score, 0, self.s.nodes, monotonic() - started, found is not None, weak, "solver")
 

@@ -64,6 +64,10 @@ class StrongBot(Bot):
         self.last: SearchResult | None = None
         self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
         self.pondering: threading.Thread | None = None
+        # the position our last proven move left (its moves) and our win /
+        # draw / loss value there: whatever the opponent replies, we keep at
+        # least that, which the solver then need not prove again
+        self.kept: tuple[list[int], int] | None = None
 
     @property
     def time_per_move(self) -> float:
@@ -73,6 +77,7 @@ class StrongBot(Bot):
         # the one-time set-up (the table, and on 7x6 the 0.1 s book load)
         # before the clock of the first move, not inside it
         self.stop_pondering()
+        self.kept = None
         if self.solver is not None:
             self.solver.prepare(board)
 
@@ -99,7 +104,13 @@ class StrongBot(Bot):
     def _ponder(self, board: Board) -> None:
         # with a node limit per move, the opponent's move is worth as many
         # nodes (what makes pondering measurable without a clock)
-        clock = TimeManager(Limits(nodes=self.limits.nodes))
+        self._solve_replies(board, TimeManager(Limits(nodes=self.limits.nodes)))
+
+    def _solve_replies(self, board: Board, clock: TimeManager) -> None:
+        """Proves, the opponent's likeliest replies first, a move keeping our
+        value after each reply to `board`, until `clock` runs out (or the
+        solver is stopped); what is proved stays in the solver's table."""
+        floor = self._value_at(board.moves())
         replies = []
         for col in centre_first(board.columns):
             if board.can_play(col) and not board.is_winning_move(col):
@@ -112,11 +123,19 @@ class StrongBot(Bot):
             if clock.exhausted():
                 return
             board.play(col)
-            done = self.solver.play_value(board, weak=True, max_nodes=clock.nodes_left())
+            done = self.solver.play_value(board, weak=True, max_nodes=clock.nodes_left(),
+                                          time_limit=clock.left(), at_least=floor)
             clock.nodes += self.solver.nodes
             board.undo()
             if done is None:
-                return  # stopped, or the nodes ran out
+                return  # stopped, or the budget ran out
+
+    def _value_at(self, moves: list[int]) -> int | None:
+        """Our proven value (1, 0, -1) in the position of `moves` if our last
+        proven move left it, else None."""
+        if self.kept is not None and self.kept[0] == moves:
+            return self.kept[1]
+        return None
 
     def stop_pondering(self) -> None:
         if self.pondering is not None:
@@ -131,7 +150,8 @@ class StrongBot(Bot):
         draw / loss value comes first (on 7x6 a book lookup and one search
         for a move reaching it); the exact distance only while time remains,
         so a slow exact solve never costs the value."""
-        weak = clock.spent(self.solver.search(board, clock.share(share), weak=True))
+        floor = self._value_at(board.moves()[:-1])
+        weak = clock.spent(self.solver.search(board, clock.share(share), weak=True, at_least=floor))
         if not weak.proven:
             return None
         if not clock.exhausted():
@@ -150,12 +170,26 @@ class StrongBot(Bot):
             found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
         if found is None:
             found = clock.spent(self.search.think(board, clock.share()))
+        self.kept = None
+        if found.source == "solver" and found.proven and found.move is not None:
+            self.kept = (board.moves() + [found.move], (found.score > 0) - (found.score < 0))
+            if not clock.reached(SOLVE_SHARE_WITH_BOOK):
+                self._think_ahead(board, found.move, clock)
         found.nodes = clock.nodes
         found.time = clock.elapsed()
         self.last = found
         if self.verbose:
             self._report()
         return found.move
+
+    def _think_ahead(self, board: Board, move: int, clock: TimeManager) -> None:
+        """Spends what a quick proven move left of its time on the replies to
+        it: the move after the 7x6 book is the one whose solve does not fit
+        in one move's time, and the book's moves take none."""
+        board = board.copy()
+        board.play(move)
+        if not board.is_over():
+            self._solve_replies(board, clock)
 
     def _report(self) -> None:
         found = self.last

@@ -75,11 +75,15 @@ def test_pondered_moves_keep_the_value_a_fresh_solver_gives(seed, stones, nodes)
         if bot.last.source == "solver":
             assert bot.last.proven
             truth = fresh.solve(board, weak=bot.last.weak)
-            assert bot.last.score == truth, board.moves()
             after = board.copy()
             after.play(move)
             kept = (1 if bot.last.weak else truth) if after.winner is not None else -fresh.solve(after, weak=bot.last.weak)
-            assert kept == truth, (board.moves(), move)
+            if bot.last.weak:
+                # the value strong's previous move proved, kept whatever the
+                # reply, or the exact value where the reply gave more
+                assert bot.last.score <= truth and kept >= bot.last.score, (board.moves(), move)
+            else:
+                assert bot.last.score == truth == kept, (board.moves(), move)
         board.play(move)
         if board.is_over():
             return

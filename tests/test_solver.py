@@ -282,6 +282,31 @@ def test_play_value_moves_keep_the_score(game):
             assert (sign(-after) if weak else -after) == value, (moves, col, weak)
 
 
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
+def test_play_value_at_least_a_known_score_keeps_it(game):
+    # every lower bound of the exact score, weak and exact: the move found
+    # keeps it, and the bound is what comes back
+    reference = ReferenceSolver(*game)
+    solver = Solver(16)
+    for moves in reference.reachable(limit=150):
+        expected = reference.solve(moves)
+        for weak in (False, True):
+            exact = sign(expected) if weak else expected
+            for bound in sorted({exact, max(exact - 1, -1 if weak else exact - 1), 0 if exact >= 0 else exact}):
+                board = Board.from_moves(moves, *game)
+                col, value = solver.play_value(board, weak=weak, at_least=bound)
+                if weak and bound < 0:
+                    assert (col, value) == (None, -1) or value == exact, (moves, bound)
+                    continue
+                assert value in (bound, exact), (moves, bound, weak)
+                board.play(col)
+                if board.winner is not None:
+                    after = -((reference.max_moves + 1 - len(moves)) // 2)
+                else:
+                    after = 0 if board.is_draw() else reference.solve(board.moves())
+                assert (sign(-after) if weak else -after) >= value, (moves, col, weak, bound)
+
+
 def test_play_value_gives_up_when_the_budget_runs_out():
     board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
     assert Solver(16).play_value(board, weak=True, max_nodes=1000) is None

@@ -219,3 +219,19 @@ def test_keeps_the_value_just_past_the_book_when_the_exact_distances_do_not_fit(
     bot = StrongBot(time_per_move=3600.0, max_nodes=14_000_000)
     assert bot.choose(board) == 5
     assert bot.last.source == "solver" and bot.last.proven and bot.last.score == 1
+
+
+def test_strong_remembers_the_value_its_proven_move_kept_and_only_that():
+    board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5])  # 11 stones: the book's search
+    bot = StrongBot(time_per_move=3600.0, max_nodes=2_000_000, ponder=False)
+    bot.new_game(board.copy(), board.side_to_move)
+    move = bot.choose(board.copy())
+    assert bot.last.source == "solver" and bot.last.proven
+    truth = Solver(20).solve(board, weak=True)
+    assert bot.kept == (board.moves() + [move], truth)
+    # the position it left gives the bound (whatever the reply); another, none
+    board.play(move)
+    assert bot._value_at(board.moves()) == truth
+    assert bot._value_at([0, 0]) is None
+    bot.new_game(Board(), 0)
+    assert bot.kept is None

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 from clinea.core import Board
 from clinea.core.search import Search
 from clinea.core.solver import Solver
-from clinea.core.timeman import Limits, SearchResult, TimeManager, move_budget
+from clinea.core.timeman import (MIN_SECONDS, TIME_FRACTION, TIME_RESERVE, TIME_RESERVE_SHARE, Limits, SearchResult,
+                                 TimeManager, move_budget)
 from clinea.players.strong_player import StrongBot
 
 
@@ -87,3 +88,11 @@ def test_solver_search_is_play_value_within_limits():
     full = solver.search(board, weak=True)
     assert full.proven and (full.move, full.score) == solver.play_value(board, weak=True) == (5, 1)
     assert full.source == "solver" and full.weak
+
+
+@given(st.floats(0.005, 3600))
+def test_the_searches_get_most_of_a_move_and_the_answer_keeps_a_reserve(time_per_move):
+    budget = move_budget(time_per_move)
+    kept = time_per_move - budget
+    assert kept >= (1 - TIME_FRACTION) * time_per_move + min(TIME_RESERVE, TIME_RESERVE_SHARE * time_per_move) - 1e-9
+    assert budget >= 0.6 * time_per_move or budget == MIN_SECONDS

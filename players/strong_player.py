@@ -31,6 +31,8 @@ SOLVE_SHARE = 0.5
 SOLVE_SHARE_WITH_BOOK = 0.9
 #: nodes for a value that costs nothing to know (the book, the table)
 PEEK_NODES = 200
+#: how many of our moves ahead thinking on spare time goes, a move at a time
+THINK_AHEAD_MOVES = 3
 
 
 def describe(score: int) -> str:
@@ -104,13 +106,25 @@ class StrongBot(Bot):
     def _ponder(self, board: Board) -> None:
         # with a node limit per move, the opponent's move is worth as many
         # nodes (what makes pondering measurable without a clock)
-        self._solve_replies(board, TimeManager(Limits(nodes=self.limits.nodes)))
+        self._think_on(board, TimeManager(Limits(nodes=self.limits.nodes)))
 
-    def _solve_replies(self, board: Board, clock: TimeManager) -> None:
-        """Proves, the opponent's likeliest replies first, a move keeping our
-        value after each reply to `board`, until `clock` runs out (or the
-        solver is stopped); what is proved stays in the solver's table."""
+    def _think_on(self, board: Board, clock: TimeManager) -> None:
+        """Proves, until `clock` runs out (or the solver is stopped), a move
+        keeping our value after each reply to `board` (our move just
+        played), the opponent's likeliest replies first; then, as long as
+        that was quick, the same one move further along each line that
+        keeps the opponent's value: near the 7x6 book the replies take
+        little and the hard solves are a move or two away. What is proved
+        stays in the solver's table for the moves to come."""
         floor = self._value_at(board.moves())
+        board = board.copy()
+        for depth in range(1, THINK_AHEAD_MOVES + 1):
+            if not self._solve_replies(board, floor, depth, clock):
+                return
+
+    def _solve_replies(self, board: Board, floor: int | None, depth: int, clock: TimeManager) -> bool:
+        """`_think_on` to `depth` moves of ours after `board`; False once the
+        budget ran out (or the solver was stopped)."""
         replies = []
         for col in centre_first(board.columns):
             if board.can_play(col) and not board.is_winning_move(col):
@@ -119,16 +133,28 @@ class StrongBot(Bot):
                 clock.nodes += self.solver.nodes
                 board.undo()
                 replies.append((1 if ours is None else ours, len(replies), col))
-        for _, _, col in sorted(replies):
+        for ours, _, col in sorted(replies):
+            if depth > 1 and floor is not None and ours > floor:
+                continue  # a mistake of the opponent's: not worth looking beyond
             if clock.exhausted():
-                return
+                return False
             board.play(col)
             done = self.solver.play_value(board, weak=True, max_nodes=clock.nodes_left(),
                                           time_limit=clock.left(), at_least=floor)
             clock.nodes += self.solver.nodes
-            board.undo()
             if done is None:
-                return  # stopped, or the budget ran out
+                board.undo()
+                return False
+            move, value = done
+            if depth > 1 and move is not None:
+                board.play(move)
+                if not board.is_over() and not self._solve_replies(board, value, depth - 1, clock):
+                    board.undo()
+                    board.undo()
+                    return False
+                board.undo()
+            board.undo()
+        return True
 
     def _value_at(self, moves: list[int]) -> int | None:
         """Our proven value (1, 0, -1) in the position of `moves` if our last
@@ -189,7 +215,7 @@ class StrongBot(Bot):
         board = board.copy()
         board.play(move)
         if not board.is_over():
-            self._solve_replies(board, clock)
+            self._think_on(board, clock)
 
     def _report(self) -> None:
         found = self.last

@@ -40,6 +40,8 @@ cdef struct Search:
     double deadline        # monotonic seconds, 0 = none
     bint aborted
     bint stop_requested    # set by `Solver.stop` from another thread; cleared by `Solver.resume`
+    uint64_t refuted       # root moves the last move search proved below its target (bitboard path)
+    uint64_t trying        # the root move it was searching when its budget ran out, else 0
 
 cdef class Solver:
     cdef Search s

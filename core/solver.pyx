@@ -321,6 +321,8 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     """Negamax on bitboards. Precondition: the game is not over and the side
     to move (stones `cur`) cannot win with its next stone. At the root,
     `chosen` receives the move (a one-bit mask) that raised alpha or cut off,
+    and `s.refuted` the moves searched to a score at most alpha, or losing
+    at once,
     so neither the book nor the table may answer there without a move."""
     cdef uint64_t possible, opp_win, forced, nonlosing, m, key
     cdef int v, i, j, count, score
@@ -344,6 +346,8 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
             return lose_now(s, n)  # two threats to block at once
         possible = forced
     nonlosing = possible & ~(opp_win >> 1)  # never play under an opponent's winning cell
+    if chosen != NULL:
+        s.refuted = ((mask + s.bottom) & s.cells) & ~nonlosing
     if nonlosing == 0:
         if chosen != NULL:
             chosen[0] = possible & -possible  # lost whatever it plays
@@ -391,9 +395,13 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
             count += 1
     for i in range(count):
         m = moves[i]
+        if chosen != NULL:
+            s.trying = m
         v = -bb_negamax(s, cur ^ mask, mask | m, n + 1, -beta, -alpha)
         if s.aborted:
             return 0
+        if chosen != NULL:
+            s.trying = 0
         if v >= beta:
             if chosen != NULL:
                 chosen[0] = m
@@ -403,6 +411,8 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
             alpha = v
             if chosen != NULL:
                 chosen[0] = m
+        elif chosen != NULL:
+            s.refuted |= m
     tt_put_upper(s, key, alpha, n)
     return alpha
 
@@ -724,6 +734,8 @@ cdef class Solver:
         cdef uint64_t chosen = 0
         cdef int target, reached
         self._prepare(board, max_nodes, time_limit)
+        s.refuted = 0
+        s.trying = 0
         if board.c_is_over():
             return None, self._solve_position(board, weak)
         for col in centre_first(board.g.columns):
@@ -754,6 +766,24 @@ cdef class Solver:
         while not (chosen >> (col * s.stride)) & s.column_mask[0]:
             col += 1
         return col, value
+
+    @property
+    def refuted(self) -> list[int]:
+        """Columns the last `play_value` (or `search`) proved to score below
+        the score it looked for, even when its budget ran out before a move
+        reaching it was found: moves not to fall back on. On the bitboard
+        path; empty elsewhere."""
+        cdef uint64_t bits = self.s.refuted
+        return [col for col in range(self.s.columns) if bits & self.s.column_mask[col]]
+
+    @property
+    def trying(self) -> int | None:
+        """The column the last `play_value` was searching when its budget
+        ran out, the first in its move order not yet refuted; else None."""
+        for col in range(self.s.columns):
+            if self.s.trying & self.s.column_mask[col]:
+                return col
+        return None
 
     def search(self, Board board, limits: Limits = Limits(), bint weak=False, at_least=None) -> SearchResult:
         """`play_value` within `limits` (time and nodes), as the players'

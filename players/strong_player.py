@@ -192,10 +192,15 @@ class StrongBot(Bot):
         clock = TimeManager(self.limits)
         self.stop_pondering()
         found = None
-        if self._solve_worth_trying(board):
+        solving = self._solve_worth_trying(board)
+        if solving:
             found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
         if found is None:
             found = clock.spent(self.search.think(board, clock.share()))
+            if solving and found.move in self.solver.refuted and self.solver.trying is not None:
+                # the solve ran out of time, but not before proving this move
+                # loses the value: its next move in line is not known to
+                found.move = self.solver.trying
         self.kept = None
         if found.source == "solver" and found.proven and found.move is not None:
             self.kept = (board.moves() + [found.move], (found.score > 0) - (found.score < 0))

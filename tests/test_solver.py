@@ -307,6 +307,31 @@ def test_play_value_at_least_a_known_score_keeps_it(game):
                 assert (sign(-after) if weak else -after) >= value, (moves, col, weak, bound)
 
 
+def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
+    # standard positions with known scores: the columns `refuted` once a
+    # budget ran out score below the position (checked by unbudgeted
+    # solves), and the column it was `trying` is legal and not among them
+    solver, truth = Solver(18), Solver(20)
+    checked = 0
+    for moves, expected in pons_lines("Test_L2_R2", 12):
+        value = sign(expected)
+        for budget in (3_000, 30_000):
+            board = Board.from_string(moves)
+            solver.reset()
+            found = solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None)
+            if found is not None:
+                continue
+            for col in solver.refuted:
+                checked += 1
+                assert not board.is_winning_move(col), (moves, col)
+                board.play(col)
+                assert -truth.solve(board, weak=True) < value, (moves, col)
+                board.undo()
+            if solver.trying is not None:
+                assert board.can_play(solver.trying) and solver.trying not in solver.refuted
+    assert checked > 0
+
+
 def test_play_value_gives_up_when_the_budget_runs_out():
     board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
     assert Solver(16).play_value(board, weak=True, max_nodes=1000) is None

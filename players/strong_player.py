@@ -128,8 +128,11 @@ class StrongBot(Bot):
         replies = []
         for col in centre_first(board.columns):
             if board.can_play(col) and not board.is_winning_move(col):
+                if clock.exhausted():
+                    return False
                 board.play(col)
-                ours = self.solver.solve(board, weak=True, max_nodes=PEEK_NODES)
+                peek = min(PEEK_NODES, clock.nodes_left()) if clock.limits.nodes else PEEK_NODES
+                ours = self.solver.solve(board, weak=True, max_nodes=peek)
                 clock.nodes += self.solver.nodes
                 board.undo()
                 replies.append((1 if ours is None else ours, len(replies), col))

@@ -2,6 +2,9 @@ from libc.stdint cimport int16_t
 
 from .board cimport Board
 
+cdef int write_all(int fd, const char* data, Py_ssize_t size) noexcept nogil
+cdef int column_line(int column, char* out) noexcept nogil
+
 cdef class ColumnLines:
     cdef char (*text)[8]
     cdef int* size

@@ -70,7 +70,7 @@ cdef bint _poll_in(int fd, int milliseconds) noexcept nogil:
     return poll(&entry, 1, milliseconds) > 0
 
 
-cdef int _write_all(int fd, const char* data, Py_ssize_t size) noexcept nogil:
+cdef int write_all(int fd, const char* data, Py_ssize_t size) noexcept nogil:
     """0 when all of `data` went out, else the errno."""
     cdef Py_ssize_t done
     while size > 0:
@@ -82,6 +82,22 @@ cdef int _write_all(int fd, const char* data, Py_ssize_t size) noexcept nogil:
         data += done
         size -= done
     return 0
+
+
+cdef int column_line(int column, char* out) noexcept nogil:
+    """Writes the line of `column` (>= 0), its digits and a newline, into
+    `out` (room for 12 bytes); returns its length."""
+    cdef int size = 0, k
+    while True:  # the digits backwards, then turned round
+        out[size] = ord('0') + column % 10
+        size += 1
+        column //= 10
+        if column == 0:
+            break
+    for k in range(size // 2):
+        out[k], out[size - 1 - k] = out[size - 1 - k], out[k]
+    out[size] = ord('\n')
+    return size + 1
 
 
 cdef class ColumnLines:
@@ -217,7 +233,7 @@ cdef class Channel:
         cdef const char* start = data
         cdef Py_ssize_t size = len(data)
         with nogil:
-            error = _write_all(self.to_player, start, size)
+            error = write_all(self.to_player, start, size)
         if error:
             raise OSError(error, "write to the player")
 
@@ -236,22 +252,14 @@ cdef class Channel:
         the question in `spent` (whatever was read stays in the buffer)."""
         cdef double started = _now(), asked, wait
         cdef char told[16]
-        cdef int size = 0, value = last, column, k
+        cdef int size, column
         cdef Py_ssize_t end = -1, got
         if last >= 0:
             # anything the player wrote unasked is the referee's to judge
             if self.length or _poll_in(self.from_player, 0):
                 return -C_UNASKED
-            while True:  # the digits backwards, then turned round
-                told[size] = ord('0') + value % 10
-                size += 1
-                value //= 10
-                if value == 0:
-                    break
-            for k in range(size // 2):
-                told[k], told[size - 1 - k] = told[size - 1 - k], told[k]
-            told[size] = ord('\n')
-            if _write_all(self.to_player, told, size + 1):
+            size = column_line(last, told)
+            if write_all(self.to_player, told, size):
                 return -C_UNASKED  # the referee's own write fails the same way and says why
             self.c_note(last + 1)
         asked = _now()

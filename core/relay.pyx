@@ -284,7 +284,8 @@ cdef class Channel:
                 or (limit >= 0 and spent[0] > limit):
             return -C_ASKED  # the line stays in the buffer: the referee reads and judges it
         self.c_consume(end + 1)
-        self.answers_fast = _now() - asked < 2 * spin
+        if spin > 0:  # without spinning, how fast it answered is not measured here
+            self.answers_fast = _now() - asked < 2 * spin
         self.c_note(-(column + 1))
         return column
 

@@ -14,7 +14,7 @@ from array import array
 from clinea import protocol
 from clinea.core import Board
 from clinea.core.relay import ASKED, ColumnLines, relay
-from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent, SPIN
+from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent, spin
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
 
 # How long a player may take to answer `salir` and exit before it is killed.
@@ -194,7 +194,7 @@ class ProcessSeat(Seat):
         played, status, elapsed = relay(board, self.process.channel, opponent.process.channel, COLUMN_LINES,
                                         -1 if last is None else last,
                                         array("d", (-1.0 if a is None else a for a in allowed)), startup,
-                                        SPIN, EXIT_CHECK, spent)
+                                        spin(), EXIT_CHECK, spent)
         times.extend(spent[:played])
         for seat, grace in zip((self, opponent), startup):
             seat.startup = grace

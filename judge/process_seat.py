@@ -7,9 +7,8 @@ from __future__ import annotations
 
 import errno
 import threading
-from typing import IO, Optional, Sequence
-
 from array import array
+from typing import IO, Optional, Sequence
 
 from clinea import protocol
 from clinea.core import Board

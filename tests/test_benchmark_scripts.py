@@ -35,8 +35,9 @@ def test_strength_prints_the_value_losing_count_and_a_score_per_big_board():
 
 
 def test_driver_prints_the_cpu_per_move_and_the_ratio_against_a_checkout():
-    # against itself: the ratio's line is printed and near 1 only in shape, never asserted as a speed
+    # against itself, only the lines' shape: in so few games the start-up's
+    # noise, taken off, can even make a figure negative
     repo = str(BENCHMARKS.parent)
     out = run("driver.py", "--games", "20", "--repeats", "1", "--against", repo)
-    assert re.search(r"CPU per move .*median of 1 runs: [\d.]+ us", out)
-    assert re.search(r"--against: [\d.]+ us .*this / --against x[\d.]+", out)
+    assert re.search(r"CPU per move .*median of 1 runs: -?[\d.]+ us", out)
+    assert re.search(r"--against: -?[\d.]+ us .*this / --against x-?[\d.]+", out)

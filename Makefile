@@ -52,6 +52,7 @@ bench: install
 	$(PY) benchmarks/search_speed.py
 	$(PY) benchmarks/training.py
 	$(PY) benchmarks/judge.py
+	$(PY) benchmarks/driver.py
 	$(PY) benchmarks/distributed.py
 	$(PY) benchmarks/solver.py
 
@@ -60,10 +61,12 @@ bench: install
 bench-solver: install
 	$(PY) benchmarks/solver.py $(if $(AGAINST),--against '$(AGAINST)')
 
-# The judge alone; AGAINST=DIR also measures the clinea checkout in DIR
-# (built there with make), interleaved run for run, with the ratios.
+# The judge alone, then the player driver's CPU per move; AGAINST=DIR also
+# measures the clinea checkout in DIR (built there with make), interleaved
+# run for run, with the ratios.
 bench-judge: install
 	$(PY) benchmarks/judge.py $(if $(AGAINST),--against '$(AGAINST)')
+	$(PY) benchmarks/driver.py $(if $(AGAINST),--against '$(AGAINST)')
 
 # strong against peers: a perfect 7x6 player from the 49 two-move openings
 # with both colours at 0.05 s a move, and OpenSpiel's C++ MCTS (10000

@@ -86,9 +86,11 @@ def parse_first(line: str) -> tuple[bool, list[int]]:
     return fields[0] == YOU_FIRST, [parse_integer(field, expected) for field in fields[1:]]
 
 
-# Column lines as an honest judge or player writes them, looked up before
-# any parsing: both sides read one per move.
-_COLUMNS = {str(column): column for column in range(MAX_SIDE)}
+# Column lines as an honest judge or player writes them (COLUMN_LINES[k]
+# names column k), looked up before any parsing: both sides read one per
+# move, and the judge's relay (clinea.core.relay) reads only these itself.
+COLUMN_LINES = tuple(str(column).encode() for column in range(MAX_SIDE))
+_COLUMNS = {line.decode(): column for column, line in enumerate(COLUMN_LINES)}
 
 
 def parse_move_or_result(line: str) -> int | str:

@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import errno
 import threading
+from array import array
 from typing import IO, Optional, Sequence
 
 from clinea import protocol
 from clinea.core import Board
-from clinea.judge.player_process import Closed, Overlong, PlayerProcess, Silent, MAX_LINE
+from clinea.core.relay import ASKED, ColumnLines, relay
+from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent, spin
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
 
 # How long a player may take to answer `salir` and exit before it is killed.
 QUIT_GRACE = 1.0
 # Extra time for the first answer of a fresh process (interpreter start-up).
 STARTUP_GRACE = 2.0
+# The answers the relay reads itself: the protocol's own column lines.
+COLUMN_LINES = ColumnLines(protocol.COLUMN_LINES)
 
 
 def cannot_start(command: Sequence[str], error: OSError) -> str:
@@ -130,11 +134,11 @@ class ProcessSeat(Seat):
             detail += f" ({last[-1]})"
         return Forfeit(CRASH, detail)
 
-    def read_line(self, timeout: Optional[float]) -> str:
+    def read_line(self, timeout: Optional[float], elapsed: float = 0.0) -> str:
         """The next line of stdout; raises Forfeit on end of output, a line
-        too long, or no line before `timeout` seconds."""
+        too long, or no line before `timeout` seconds (from `elapsed` ago)."""
         try:
-            text = self.process.read_line(timeout)
+            text = self.process.read_line(timeout, elapsed)
         except Silent:
             raise Forfeit(TIMEOUT, f"no answer within {timeout:.3f} s") from None
         except Overlong:
@@ -169,12 +173,41 @@ class ProcessSeat(Seat):
             # after `vos` the answer comes unasked; anything before a column we send is extra
             self.check_quiet()
             self.send(str(last))
-        line = self.read_line(timeout)
+        return self.answer(timeout)
+
+    def answer(self, timeout: Optional[float], elapsed: float = 0.0) -> object:
+        self.answer_owed = False
+        line = self.read_line(timeout, elapsed)
         self.startup = 0.0
         try:
             return protocol.parse_answer(line)
         except protocol.ProtocolError as error:
             raise Forfeit(GARBAGE, str(error)) from None
+
+    def relay_moves(self, opponent: Seat, board: Board, last: Optional[int],
+                    allowed: tuple[Optional[float], Optional[float]], times: list[float]):
+        if not isinstance(opponent, ProcessSeat) or self.process is None or opponent.process is None:
+            return None
+        startup = array("d", (self.startup, opponent.startup))
+        spent = array("d", bytes(8 * (board.max_moves - board.moves_played)))
+        played, status, elapsed = relay(board, self.process.channel, opponent.process.channel, COLUMN_LINES,
+                                        -1 if last is None else last,
+                                        array("d", (-1.0 if a is None else a for a in allowed)), startup,
+                                        spin(), EXIT_CHECK, spent)
+        times.extend(spent[:played])
+        for seat, grace in zip((self, opponent), startup):
+            seat.startup = grace
+            seat._relayed()
+        return played, status == ASKED, elapsed
+
+    def _relayed(self) -> None:
+        """The transcript of what the relay moved, as send and read_line log it."""
+        for entry in self.process.channel.take_exchanges():
+            if entry > 0:
+                self._log(f"> {entry - 1}")
+            else:
+                self._log(f"< {-entry - 1}")
+                self.answer_owed = False
 
     def tell(self, word: str) -> None:
         try:

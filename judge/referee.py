@@ -120,6 +120,22 @@ class Seat:
         `last` (None at the first move of the seat). Raises Forfeit."""
         raise NotImplementedError
 
+    def answer(self, timeout: Optional[float], elapsed: float) -> object:
+        """The answer to the question `relay_moves` asked `elapsed` seconds
+        ago, read and judged as `ask` does. Raises Forfeit."""
+        raise NotImplementedError
+
+    def relay_moves(self, opponent: "Seat", board: Board, last: Optional[int],
+                    allowed: tuple[Optional[float], Optional[float]], times: list[float]):
+        """Plays the moves of this seat (the first player) and `opponent` on
+        `board` without the referee, while they need no judgement: what
+        two player programs do through clinea.core.relay. `last` is the
+        column the side to move was not told yet; `allowed` the time each
+        may take; the moves' times go to `times`. Returns None when it
+        cannot (the default), else (played, asked, elapsed): `asked` says
+        the side to move was asked `elapsed` seconds ago, for `answer`."""
+        return None
+
     def tell(self, word: str) -> None:
         """The game ended: `word` is ganaste, perdiste or empataron."""
 
@@ -193,7 +209,23 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
             # seat 1 has not heard of this game if seat 0 failed to start it
             return forfeit(me, error, opponent_started=me == 1)
     last: Optional[int] = None
+    # no relay with a game clock (the allowance changes every move) or a view to update
+    relaying = on_move is None and not clock.left
     while not board.is_over():
+        asked = None
+        if relaying:
+            relayed = seats[0].relay_moves(seats[1], board, last, tuple(
+                clock.allowed(side) if limited and seats[side].timed else None for side in (0, 1)), times)
+            if relayed is None:
+                relaying = False
+            else:
+                played, was_asked, elapsed = relayed
+                if played:
+                    last = board.moves()[-1]
+                if board.is_over():
+                    break
+                if was_asked:
+                    asked = elapsed
         side = board.moves_played & 1
         seat = seats[side]
         allowed = clock.allowed(side) if limited and seat.timed else None
@@ -201,7 +233,11 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
             allowed += seat.startup
         start = perf()
         try:
-            answer = seat.ask(board, last, allowed)
+            if asked is None:
+                answer = seat.ask(board, last, allowed)
+            else:
+                start -= asked
+                answer = seat.answer(allowed, asked)
             spent = perf() - start
             if allowed is not None and spent > allowed:
                 raise Forfeit(TIMEOUT, f"{spent:.3f} s > {allowed:.3f} s")

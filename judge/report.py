@@ -41,10 +41,13 @@ class MoveTimes:
     total: float = 0.0
     longest: float = 0.0
 
-    def add(self, seconds: float) -> None:
-        self.count += 1
-        self.total += seconds
-        self.longest = max(self.longest, seconds)
+    def add(self, seconds: Sequence[float]) -> None:
+        """Adds a game's times of one player (a move's cost here was most
+        of the judge's Python per game once the moves were relayed in C)."""
+        if seconds:
+            self.count += len(seconds)
+            self.total += sum(seconds)
+            self.longest = max(self.longest, max(seconds))
 
 
 @dataclass
@@ -83,10 +86,7 @@ class Standings:
                 stats.forfeits[rec.kind] += 1
                 stats.forfeit_reasons[rec.kind] = rec.reason
             # times[i] belongs to ply len(opening) + i; the first player owns the even plies
-            start = len(rec.opening)
-            for i, seconds in enumerate(rec.times):
-                if (start + i) % 2 == index:
-                    stats.times.add(seconds)
+            stats.times.add(rec.times[(index - len(rec.opening)) % 2::2])
 
     def tally(self, player: str, opponent: str) -> Tally:
         return self.players[player].against[opponent]

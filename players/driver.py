@@ -12,12 +12,16 @@ import sys
 from typing import IO, Callable
 
 from clinea.core import Board, Rules
+from clinea.core.relay import ColumnLines
+from clinea.core.reply import BAD_ANSWER, WRITE_FAILED, reply
 from clinea import protocol
 from clinea.players.bot import Bot, FunctionBot
 from clinea.players.options import bare_words_to_options, options_to_bare_words
 from clinea.protocol import ProtocolError
 
 EXIT_OK, EXIT_BOT_ERROR, EXIT_PROTOCOL_ERROR = 0, 1, 2
+# The lines the C loop between moves reads itself: the protocol's own column lines.
+COLUMN_LINES = ColumnLines(protocol.COLUMN_LINES)
 
 
 class _EndOfInput(Exception):
@@ -53,12 +57,19 @@ class _RawLines:
             self.buffer += chunk
 
 
-def _reader(stream: IO[str]) -> Callable[[], str]:
-    """`stream`'s readline, through its file descriptor when it has one."""
+def _raw_lines(stream: IO[str]) -> _RawLines | None:
+    """`stream`'s lines through its file descriptor; None if it has none."""
     try:
-        return _RawLines(stream.fileno()).readline
+        return _RawLines(stream.fileno())
     except (AttributeError, OSError, ValueError):  # io.StringIO and friends: no descriptor
-        return stream.readline
+        return None
+
+
+def _descriptor(stream: IO[str]) -> int | None:
+    try:
+        return stream.fileno()
+    except (AttributeError, OSError, ValueError):
+        return None
 
 
 def _writer(stream: IO[str]) -> Callable[[str], None]:
@@ -79,12 +90,25 @@ def _writer(stream: IO[str]) -> Callable[[str], None]:
     return write_fd
 
 
+def _overrides(bot: Bot, method: str) -> Callable | None:
+    """`bot`'s `method` if its class overrides Bot's (which does nothing), else None."""
+    return getattr(bot, method) if getattr(type(bot), method) is not getattr(Bot, method) else None
+
+
 class _Session:
     def __init__(self, bot: Bot, stdin: IO[str], stdout: IO[str], transcript: IO[str] | None):
         self.bot = bot
-        self.readline = _reader(stdin)
+        self.lines = _raw_lines(stdin)
+        self.readline = self.lines.readline if self.lines is not None else stdin.readline
         self.write = _writer(stdout)
         self.transcript = transcript
+        # the moves between two lines that need the protocol's parser go through
+        # clinea.core.reply, on the descriptors, when no transcript is kept
+        out = _descriptor(stdout)
+        self.replying = self.lines is not None and out is not None and transcript is None
+        self.stdout_fd = out
+        self.stop_pondering = _overrides(bot, "stop_pondering")
+        self.ponder = _overrides(bot, "ponder")
 
     def receive(self) -> str:
         line = self.readline()
@@ -135,6 +159,15 @@ class _Session:
         if my_turn:
             self.move(board)
         while True:
+            if self.replying and not self.lines.buffer:
+                status, given = reply(board, self.lines.fd, self.stdout_fd, COLUMN_LINES, self.bot.choose,
+                                      self.stop_pondering, self.ponder)
+                if status == BAD_ANSWER:  # the Board refused it: move() says why, or plays an int-like answer
+                    self.play_answer(board, given)
+                    continue
+                if status == WRITE_FAILED:
+                    raise OSError(given, os.strerror(given))
+                self.lines.buffer += given
             line = self.receive()
             self.bot.stop_pondering()
             message = protocol.parse_move_or_result(line)
@@ -151,7 +184,10 @@ class _Session:
                 self.move(board)
 
     def move(self, board: Board) -> None:
-        column = self.bot.choose(board.copy())
+        self.play_answer(board, self.bot.choose(board.copy()))
+
+    def play_answer(self, board: Board, column) -> None:
+        """Plays the bot's `column` on `board` and sends it; BotError if illegal."""
         try:
             board.play(column)
         except ValueError:  # the core's IllegalMove

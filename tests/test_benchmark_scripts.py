@@ -32,3 +32,12 @@ def test_strength_prints_the_value_losing_count_and_a_score_per_big_board():
     boards = re.findall(r"^(\d+x\d+ c\d+) vs MCTS 30 simulations.*W-D-L (\d+)-(\d+)-(\d+)", out, re.M)
     assert [board for board, *_ in boards] == ["9x8 c5", "10x9 c4", "14x12 c6"]
     assert all(sum(map(int, tally)) == 1 for _, *tally in boards)
+
+
+def test_driver_prints_the_cpu_per_move_and_the_ratio_against_a_checkout():
+    # against itself, only the lines' shape: in so few games the start-up's
+    # noise, taken off, can even make a figure negative
+    repo = str(BENCHMARKS.parent)
+    out = run("driver.py", "--games", "20", "--repeats", "1", "--against", repo)
+    assert re.search(r"CPU per move .*median of 1 runs: -?[\d.]+ us", out)
+    assert re.search(r"--against: -?[\d.]+ us .*this / --against x-?[\d.]+", out)

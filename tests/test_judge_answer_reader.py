@@ -109,3 +109,23 @@ def test_the_reader_spins_only_for_players_that_answer_fast_and_keeps_the_deadli
     os.write(write_end, b"5\n")
     assert process.read_line(1.0) == "5" and process.answers_fast
     os.close(write_end)
+
+
+def test_the_judge_spins_only_while_the_load_leaves_a_core_free(monkeypatch):
+    from clinea.judge import player_process
+
+    def spin_at(load, cores=2):
+        monkeypatch.setattr(player_process.os, "getloadavg", lambda: (load, load, load))
+        monkeypatch.setattr(player_process.os, "cpu_count", lambda: cores)
+        monkeypatch.setattr(player_process, "_spin", [0.0, float("-inf")])  # decide again now
+        return player_process.spin()
+
+    assert spin_at(0.3) == player_process.SPIN and spin_at(1.0) == player_process.SPIN
+    assert spin_at(1.2) == 0.0 and spin_at(8.0) == 0.0 and spin_at(2.5, cores=4) == player_process.SPIN
+
+    def no_load():
+        raise OSError("no load average")
+
+    monkeypatch.setattr(player_process.os, "getloadavg", no_load)
+    monkeypatch.setattr(player_process, "_spin", [0.0, float("-inf")])
+    assert player_process.spin() == 0.0

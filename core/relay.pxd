@@ -1,0 +1,36 @@
+from libc.stdint cimport int16_t
+
+from .board cimport Board
+
+cdef int write_all(int fd, const char* data, Py_ssize_t size) noexcept nogil
+cdef int column_line(int column, char* out) noexcept nogil
+
+cdef class ColumnLines:
+    cdef char (*text)[8]
+    cdef int* size
+    cdef int count
+
+    cdef int c_column(self, const char* line, Py_ssize_t size) noexcept nogil
+
+
+cdef class Channel:
+    # A player program's pipes as the judge sees them (clinea.judge.player_process).
+    cdef int to_player              # the player's stdin, -1 if none
+    cdef int from_player            # the player's stdout
+    cdef char* buffer               # read from stdout, not taken yet
+    cdef Py_ssize_t length
+    cdef Py_ssize_t capacity
+    cdef Py_ssize_t max_line
+    cdef public bint answers_fast   # see clinea.judge.player_process.SPIN
+    # what crossed the channel during relay(): column + 1 told, -(column + 1) answered
+    cdef int16_t* exchanged
+    cdef int exchange_count
+    cdef int exchange_capacity
+
+    cdef bint c_readable(self, double asked, double spin, double seconds) noexcept nogil
+    cdef Py_ssize_t c_line_end(self) noexcept nogil
+    cdef void c_consume(self, Py_ssize_t count) noexcept nogil
+    cdef void c_note(self, int entry) noexcept nogil
+    cdef int c_turn(self, Board board, ColumnLines lines, int last, double limit, double spin,
+                    double patience, double* spent) noexcept nogil
+    cdef int reserve(self, int entries) except -1

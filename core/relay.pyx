@@ -1,0 +1,344 @@
+# cython: boundscheck=False, wraparound=False
+"""The judge's side of a player program's pipes, and its hot loop between
+two of them: each move's column written to the player to move, the answer
+read back under the deadline and played on the Board, without returning to
+Python per move.
+
+`relay` is process handling, not refereeing: at anything that needs a
+judgement it stops and hands the move back to the judge's Python
+(clinea.judge.referee), which then does exactly what it does without the
+relay. It stops at an answer that is not one of the protocol's own column
+lines (clinea.protocol.COLUMN_LINES: everything else goes through the
+protocol's parser), at a column the Board refuses, at a late answer, at
+unread output before a move, at end of output, and after `patience`
+seconds without an answer (the slow path watches the process and writes
+the transcript meanwhile). So the forfeits, their reasons and the parsing
+stay in one place; what the relay plays is what the referee would have
+played. Measured: the referee's Python cost about 15 us a move, three
+times the C random player's whole move.
+"""
+from cpython.bytes cimport PyBytes_FromStringAndSize
+from libc.errno cimport errno, EINTR
+from libc.math cimport ceil
+from libc.stdint cimport int16_t
+from libc.stdlib cimport malloc, realloc, free
+from libc.string cimport memchr, memcmp, memcpy, memmove
+from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
+from posix.unistd cimport read, write
+
+from .board cimport Board
+
+cdef extern from "<poll.h>" nogil:
+    cdef struct pollfd:
+        int fd
+        short events
+        short revents
+    int poll(pollfd* fds, unsigned long nfds, int timeout)
+    enum: POLLIN
+
+# What relay() returns as its status: the game is over; the side to move is
+# to be asked the usual way (nothing was sent to it); the side to move was
+# asked (or owed its first answer) and its answer is to be read the usual way.
+cdef enum:
+    C_OVER = 0
+    C_UNASKED = 1
+    C_ASKED = 2
+OVER, UNASKED, ASKED = C_OVER, C_UNASKED, C_ASKED
+
+# One read() takes at most this much: a flood is read in pieces like this.
+DEF CHUNK = 65536
+DEF MAX_LINE_TEXT = 8  # bytes of the longest column line the protocol may list
+
+
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+def monotonic() -> float:
+    """The clock of Channel.readable's `asked` (CLOCK_MONOTONIC, as time.monotonic)."""
+    return _now()
+
+
+cdef bint _poll_in(int fd, int milliseconds) noexcept nogil:
+    """Whether `fd` has something to say (data, end or error) within the time."""
+    cdef pollfd entry
+    entry.fd = fd
+    entry.events = POLLIN
+    entry.revents = 0
+    return poll(&entry, 1, milliseconds) > 0
+
+
+cdef int write_all(int fd, const char* data, Py_ssize_t size) noexcept nogil:
+    """0 when all of `data` went out, else the errno."""
+    cdef Py_ssize_t done
+    while size > 0:
+        done = write(fd, data, size)
+        if done < 0:
+            if errno == EINTR:
+                continue
+            return errno
+        data += done
+        size -= done
+    return 0
+
+
+cdef int column_line(int column, char* out) noexcept nogil:
+    """Writes the line of `column` (>= 0), its digits and a newline, into
+    `out` (room for 12 bytes); returns its length."""
+    cdef int size = 0, k
+    while True:  # the digits backwards, then turned round
+        out[size] = ord('0') + column % 10
+        size += 1
+        column //= 10
+        if column == 0:
+            break
+    for k in range(size // 2):
+        out[k], out[size - 1 - k] = out[size - 1 - k], out[k]
+    out[size] = ord('\n')
+    return size + 1
+
+
+cdef class ColumnLines:
+    """The protocol's column lines (`lines[k]` names column k), the only
+    answers the relay reads itself."""
+
+    def __cinit__(self, lines):
+        self.count = len(lines)
+        self.text = <char (*)[MAX_LINE_TEXT]>malloc(self.count * MAX_LINE_TEXT)
+        self.size = <int*>malloc(self.count * sizeof(int))
+        if self.text == NULL or self.size == NULL:
+            raise MemoryError
+        for column, line in enumerate(lines):
+            if not isinstance(line, bytes) or not 0 < len(line) <= MAX_LINE_TEXT or not line.isdigit() \
+                    or int(line) != column:
+                raise ValueError(f"line {line!r} for column {column}: the relay reads column k from "
+                                 f"the decimal digits of k, at most {MAX_LINE_TEXT} of them")
+            memcpy(self.text[column], <const char*>line, len(line))
+            self.size[column] = len(line)
+
+    def __dealloc__(self):
+        free(self.text)
+        free(self.size)
+
+    cdef int c_column(self, const char* line, Py_ssize_t size) noexcept nogil:
+        """The column `line` names if it is one of the lines, else -1."""
+        cdef int value = 0
+        cdef Py_ssize_t k
+        if size < 1 or size > MAX_LINE_TEXT:
+            return -1
+        for k in range(size):
+            if line[k] < ord('0') or line[k] > ord('9'):
+                return -1
+            value = value * 10 + (line[k] - ord('0'))
+        if value >= self.count or self.size[value] != size or memcmp(self.text[value], line, size) != 0:
+            return -1
+        return value
+
+
+cdef class Channel:
+    """A player program's stdout as lines, and its stdin, on raw descriptors:
+    a move costs a poll() and a read(), nothing built per call. Lines longer
+    than `max_line` are the caller's to refuse (see `buffered`)."""
+
+    def __cinit__(self, int to_player, int from_player, Py_ssize_t max_line):
+        self.to_player = to_player
+        self.from_player = from_player
+        self.max_line = max_line
+        # a read happens only while no line is complete and at most max_line bytes wait
+        self.capacity = max_line + 1 + CHUNK
+        self.buffer = <char*>malloc(self.capacity)
+        self.length = 0
+        self.answers_fast = True
+        self.exchange_capacity = 0
+        self.exchange_count = 0
+        self.exchanged = NULL
+        if self.buffer == NULL:
+            raise MemoryError
+
+    def __dealloc__(self):
+        free(self.buffer)
+        free(self.exchanged)
+
+    cdef bint c_readable(self, double asked, double spin, double seconds) noexcept nogil:
+        # A player that answers fast is polled without sleeping until `spin`
+        # seconds after `asked`: its answer comes sooner than the scheduler's
+        # sleep and wake-up would.
+        if self.answers_fast:
+            while _now() - asked < spin:
+                if _poll_in(self.from_player, 0):
+                    return True
+        return _poll_in(self.from_player, <int>ceil(seconds * 1000.0)) if seconds > 0 else \
+            _poll_in(self.from_player, 0)
+
+    cdef Py_ssize_t c_line_end(self) noexcept nogil:
+        cdef char* found = <char*>memchr(self.buffer, ord('\n'), self.length)
+        return -1 if found == NULL else found - self.buffer
+
+    cdef void c_consume(self, Py_ssize_t count) noexcept nogil:
+        memmove(self.buffer, self.buffer + count, self.length - count)
+        self.length -= count
+
+    cdef void c_note(self, int entry) noexcept nogil:
+        # relay() made room for every move beforehand
+        self.exchanged[self.exchange_count] = <int16_t>entry
+        self.exchange_count += 1
+
+    def readable(self, double asked, double spin, double seconds) -> bool:
+        """Whether stdout has something to read within `seconds`, polling
+        without sleeping until `spin` seconds after `asked` (a time of
+        `monotonic()`) if the player answers fast."""
+        cdef bint found
+        with nogil:
+            found = self.c_readable(asked, spin, seconds)
+        return found
+
+    def fill(self) -> int:
+        """One read() of stdout into the buffer: the bytes read, 0 at end of output."""
+        cdef Py_ssize_t got
+        if self.length > self.max_line:
+            raise ValueError("a line longer than max_line is waiting: refuse it before reading more")
+        with nogil:
+            got = read(self.from_player, self.buffer + self.length, self.capacity - self.length)
+            while got < 0 and errno == EINTR:  # as os.read: a signal is no error
+                got = read(self.from_player, self.buffer + self.length, self.capacity - self.length)
+        if got < 0:
+            raise OSError(errno, "read from the player")
+        self.length += got
+        return got
+
+    def take_line(self):
+        """The first complete line (bytes, without its newline), taken out of
+        the buffer; None if no line is complete."""
+        cdef Py_ssize_t end = self.c_line_end()
+        if end < 0:
+            return None
+        line = PyBytes_FromStringAndSize(self.buffer, end)
+        self.c_consume(end + 1)
+        return line
+
+    @property
+    def buffered(self) -> int:
+        """Bytes read and not taken yet."""
+        return self.length
+
+    def unread(self) -> bytes:
+        """The bytes read and not taken, left in the buffer."""
+        return PyBytes_FromStringAndSize(self.buffer, self.length)
+
+    def write(self, bytes data) -> None:
+        """Writes all of `data` to stdin; OSError if the player no longer reads."""
+        cdef int error
+        cdef const char* start = data
+        cdef Py_ssize_t size = len(data)
+        with nogil:
+            error = write_all(self.to_player, start, size)
+        if error:
+            raise OSError(error, "write to the player")
+
+    def take_exchanges(self) -> list[int]:
+        """What relay() moved over this channel since the last call, in
+        order: column + 1 for a column told, -(column + 1) for one answered."""
+        entries = [self.exchanged[k] for k in range(self.exchange_count)]
+        self.exchange_count = 0
+        return entries
+
+    cdef int c_turn(self, Board board, ColumnLines lines, int last, double limit, double spin,
+                    double patience, double* spent) noexcept nogil:
+        """One move of relay(): tells the player `last` (unless negative) and
+        reads its answer. The column, legal on `board`, if all went well,
+        its time in `spent`; else -C_UNASKED, or -C_ASKED with the time since
+        the question in `spent` (whatever was read stays in the buffer)."""
+        cdef double started = _now(), asked, wait
+        cdef char told[16]
+        cdef int size, column
+        cdef Py_ssize_t end = -1, got
+        if last >= 0:
+            # anything the player wrote unasked is the referee's to judge
+            if self.length or _poll_in(self.from_player, 0):
+                return -C_UNASKED
+            size = column_line(last, told)
+            if write_all(self.to_player, told, size):
+                return -C_UNASKED  # the referee's own write fails the same way and says why
+            self.c_note(last + 1)
+        asked = _now()
+        while True:
+            end = self.c_line_end()
+            if end >= 0 or self.length > self.max_line:
+                break
+            wait = asked + patience - _now()
+            if limit >= 0 and started + limit - _now() < wait:
+                wait = started + limit - _now()
+            if wait <= 0 or not self.c_readable(asked, spin, wait):
+                break
+            got = read(self.from_player, self.buffer + self.length, self.capacity - self.length)
+            if got <= 0:
+                break  # end of output or an error: the slow path finds it again and says which
+            self.length += got
+        spent[0] = _now() - started
+        if end < 0:
+            return -C_ASKED
+        column = lines.c_column(self.buffer, end)
+        if column < 0 or column >= board.c_geometry().columns or not board.c_can_play(column) \
+                or (limit >= 0 and spent[0] > limit):
+            return -C_ASKED  # the line stays in the buffer: the referee reads and judges it
+        self.c_consume(end + 1)
+        if spin > 0:  # without spinning, how fast it answered is not measured here
+            self.answers_fast = _now() - asked < 2 * spin
+        self.c_note(-(column + 1))
+        return column
+
+    cdef int reserve(self, int entries) except -1:
+        cdef int16_t* grown
+        if self.exchange_count + entries > self.exchange_capacity:
+            grown = <int16_t*>realloc(self.exchanged, (self.exchange_count + entries) * sizeof(int16_t))
+            if grown == NULL:
+                raise MemoryError
+            self.exchanged = grown
+            self.exchange_capacity = self.exchange_count + entries
+        return 0
+
+
+def relay(Board board, Channel first, Channel second, ColumnLines lines, int last,
+          double[:] allowed, double[:] startup, double spin, double patience, double[:] times):
+    """Plays moves between two players until the game ends or a move needs
+    the judge's Python. `first` is the channel of the player who made the
+    first ply from the empty board, `second` the other's.
+
+    `last` is the column the side to move has not been told yet, or -1 if
+    it owes its first answer (it was told `vos`). `allowed[side]` is the
+    time it may take a move (grace included; negative: no limit), and
+    `startup[side]` more for its first answer, set to 0 once it answers.
+    `times[i]` gets the time of the i-th move played here.
+
+    Returns (played, status, elapsed): `played` moves were played on
+    `board`; status OVER, UNASKED (the side to move is to be asked as
+    usual, nothing was sent) or ASKED (it was asked `elapsed` seconds ago:
+    its answer, maybe already in the buffer, is to be read as usual)."""
+    cdef int played = 0, status = C_OVER, side, answer
+    cdef int left = board.c_geometry().max_moves - board.c_moves()
+    cdef double spent = 0.0, limit
+    if allowed.shape[0] != 2 or startup.shape[0] != 2:
+        raise ValueError("allowed and startup need one value per side")
+    if times.shape[0] < left:
+        raise ValueError(f"times has {times.shape[0]} slots, the game may need {left}")
+    first.reserve(left + 1)
+    second.reserve(left + 1)
+    with nogil:
+        while not board.c_is_over():
+            side = board.c_side()
+            limit = allowed[side] + startup[side] if allowed[side] >= 0 else -1.0
+            if side == 0:
+                answer = first.c_turn(board, lines, last, limit, spin, patience, &spent)
+            else:
+                answer = second.c_turn(board, lines, last, limit, spin, patience, &spent)
+            if answer < 0:
+                status = -answer
+                break
+            startup[side] = 0.0
+            board.c_play(answer)
+            times[played] = spent
+            played += 1
+            last = answer
+    return played, status, spent if status == C_ASKED else 0.0

@@ -195,7 +195,8 @@ cdef void c_count_windows(const uint8_t* grid, int columns, int rows, int c,
     grid: counts[0 .. nlen) for the first player, counts[nlen .. 2 nlen) for
     the second, index n - 1 for windows holding n tokens."""
     cdef int height = rows + 2
-    cdef int col, row, d, step, i, cell, length, have[4]
+    cdef int col, row, d, step, i, cell, length
+    cdef int have[4]
     cdef int steps[4]
     steps[0] = height       # horizontal
     steps[1] = 1            # vertical

@@ -19,3 +19,5 @@ cdef int c_grid_size(int columns, int rows) noexcept nogil
 cdef void c_board_grid(Board board, uint8_t* grid) noexcept nogil
 cdef void c_count_features(const uint8_t* grid, int columns, int rows,
                            int nlen, int* counts) noexcept nogil
+cdef void c_count_windows(const uint8_t* grid, int columns, int rows, int c,
+                          int nlen, int* counts) noexcept nogil

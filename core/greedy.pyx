@@ -5,7 +5,8 @@ Per turn: play a winning move if there is one; otherwise keep only the moves
 after which the opponent cannot win at once (all of them if none is safe);
 score the board after each kept move with sum(w * own - v * opponent
 features) (layout: clinea.core.features; v = w unless the opponent's
-features get weights of their own) and play the best. Equal scores go to the
+features get weights of their own), plus the same sum over the open windows
+when the weights carry window weights, and play the best. Equal scores go to the
 column nearest the centre, then the leftmost, so the player is deterministic.
 
 Cost per turn: O(columns) win checks per move for safety, and one
@@ -17,22 +18,29 @@ from libc.stdint cimport uint8_t
 from .board cimport Board
 from .cbot cimport CBot
 from .features cimport (
-    c_board_grid, c_count_features, c_feature_count, c_grid_size, c_run_lengths,
+    c_board_grid, c_count_features, c_count_windows, c_feature_count, c_grid_size, c_run_lengths,
 )
 
 
 cdef class Greedy(CBot):
-    """Greedy(weights, c, opponent_weights=None): `weights` has
-    feature_count(c) numbers in the layout of clinea.core.features; the
-    player plays boards with that `c` only. `opponent_weights`, in the same
-    layout, weigh the opponent's features (subtracted); by default the same
-    weights, so the score is w . (own - opponent)."""
+    """Greedy(weights, c, opponent_weights=None, windows=None,
+    opponent_windows=None): `weights` has feature_count(c) numbers in the
+    layout of clinea.core.features; the player plays boards with that `c`
+    only. `opponent_weights`, in the same layout, weigh the opponent's
+    features (subtracted); by default the same weights, so the score is
+    w . (own - opponent). `windows` (run_lengths(c) numbers) weigh the open
+    windows the same way, `opponent_windows` the opponent's (default
+    `windows`); without them windows are not counted at all."""
 
     cdef double* w
     cdef double* v
     cdef bint split           # opponent weights of their own (else v == w)
     cdef int nw
     cdef int game_c
+    cdef double* ww           # window weights, own and the opponent's: NULL when not counted
+    cdef double* vw
+    cdef int* window_counts
+    cdef int nwin
     # scratch, grown to the largest board seen
     cdef uint8_t* grid
     cdef int* counts
@@ -42,7 +50,7 @@ cdef class Greedy(CBot):
     cdef int capacity_cells
     cdef int capacity_columns
 
-    def __cinit__(self, weights, int c, opponent_weights=None):
+    def __cinit__(self, weights, int c, opponent_weights=None, windows=None, opponent_windows=None):
         values = [float(x) for x in weights]
         others = values if opponent_weights is None else [float(x) for x in opponent_weights]
         expected = c_feature_count(c) if c >= 1 else -1
@@ -52,6 +60,23 @@ cdef class Greedy(CBot):
             raise ValueError(f"{len(values)} weights given for c={c}: expected {expected}")
         if len(others) != expected:
             raise ValueError(f"{len(others)} opponent weights given for c={c}: expected {expected}")
+        if windows is None and opponent_windows is not None:
+            raise ValueError("opponent window weights need the player's own window weights")
+        if windows is not None:
+            own_windows = [float(x) for x in windows]
+            other_windows = own_windows if opponent_windows is None else [float(x) for x in opponent_windows]
+            self.nwin = c_run_lengths(c)
+            for name, given in (("window", own_windows), ("opponent window", other_windows)):
+                if len(given) != self.nwin:
+                    raise ValueError(f"{len(given)} {name} weights given for c={c}: expected {self.nwin}")
+            self.ww = <double*>PyMem_Malloc(max(1, self.nwin) * sizeof(double))
+            self.vw = <double*>PyMem_Malloc(max(1, self.nwin) * sizeof(double))
+            self.window_counts = <int*>PyMem_Malloc(2 * max(1, self.nwin) * sizeof(int))
+            if not self.ww or not self.vw or not self.window_counts:
+                raise MemoryError()
+            for i in range(self.nwin):
+                self.ww[i] = own_windows[i]
+                self.vw[i] = other_windows[i]
         self.nw = expected
         self.game_c = c
         self.split = opponent_weights is not None
@@ -72,6 +97,9 @@ cdef class Greedy(CBot):
         PyMem_Free(self.legal)
         PyMem_Free(self.reply)
         PyMem_Free(self.safe)
+        PyMem_Free(self.ww)
+        PyMem_Free(self.vw)
+        PyMem_Free(self.window_counts)
 
     @property
     def weights(self) -> list:
@@ -80,6 +108,14 @@ cdef class Greedy(CBot):
     @property
     def opponent_weights(self) -> list:
         return [self.v[i] for i in range(self.nw)]
+
+    @property
+    def window_weights(self) -> list | None:
+        return None if self.ww == NULL else [self.ww[i] for i in range(self.nwin)]
+
+    @property
+    def opponent_window_weights(self) -> list | None:
+        return None if self.vw == NULL else [self.vw[i] for i in range(self.nwin)]
 
     @property
     def c(self) -> int:
@@ -151,6 +187,8 @@ cdef class Greedy(CBot):
             cell = (col + 1) * (rows + 2) + board.c_height(col) + 1
             self.grid[cell] = me + 1
             c_count_features(self.grid, columns, rows, nlen, self.counts)
+            if self.ww != NULL:
+                c_count_windows(self.grid, columns, rows, board.c_geometry().c, nlen, self.window_counts)
             self.grid[cell] = 0
             score = 0.0
             for k in range(self.nw):
@@ -160,6 +198,10 @@ cdef class Greedy(CBot):
                     score += self.w[k] * own[k] - self.v[k] * other[k]
                 else:
                     score += self.w[k] * (own[k] - other[k])
+            if self.ww != NULL:
+                for k in range(self.nwin):
+                    score += (self.ww[k] * self.window_counts[me * self.nwin + k]
+                              - self.vw[k] * self.window_counts[(1 - me) * self.nwin + k])
             if best < 0 or score > best_score or (
                     score == best_score and _off_centre(col, columns) < _off_centre(best, columns)):
                 best = col

@@ -49,8 +49,11 @@ class GreedyBot(Bot):
         """The Cython player for this board's c (made once per c and kept)."""
         core = self._cores.get(board.c)
         if core is None:
-            opponent = self.opponent.for_c(board.c) if self.opponent is not None else None
-            core = self._cores[board.c] = Greedy(self.weights.for_c(board.c), board.c, opponent)
+            c = board.c
+            opponent = self.opponent.for_c(c) if self.opponent is not None else None
+            opponent_windows = self.opponent.windows_for_c(c) if self.opponent is not None else None
+            core = self._cores[c] = Greedy(self.weights.for_c(c), c, opponent,
+                                           self.weights.windows_for_c(c), opponent_windows)
         return core
 
     def new_game(self, board: Board, me: int) -> None:

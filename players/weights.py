@@ -31,8 +31,10 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from clinea.core.features import RUN_KINDS, SCALARS, feature_count, feature_groups, feature_names
+from clinea.core.features import RUN_KINDS, SCALARS, feature_count, feature_groups, feature_names, run_lengths
 
+WINDOWS = "windows"
+"""The optional group of the open-window weights, one per token count 1..L."""
 MIN_WEIGHT = -1.0
 MAX_WEIGHT = 1.0
 FORMAT = "clinea-greedy-weights/1"
@@ -82,6 +84,9 @@ class Weights:
     info: dict = field(default_factory=dict)
     # the opponent's features weighed apart (same c, same layout); None: `values` for both
     opponent: "Weights | None" = None
+    # weights of the open windows with 1..L tokens (clinea.core.features.count_windows);
+    # None: windows are not counted
+    windows: list[float] | None = None
 
     def __post_init__(self):
         expected = feature_count(self.c)
@@ -91,6 +96,13 @@ class Weights:
             raise ValueError(f"opponent weights for c={self.opponent.c}, own weights for c={self.c}")
         names = feature_names(self.c)
         self.values = [check_weight(v, names[i]) for i, v in enumerate(self.values)]
+        if self.windows is not None:
+            if len(self.windows) != run_lengths(self.c):
+                raise ValueError(f"{len(self.windows)} window weights for c={self.c}: "
+                                 f"expected {run_lengths(self.c)}")
+            self.windows = [check_weight(v, f"windows_{n}") for n, v in enumerate(self.windows, 1)]
+        if self.opponent is not None and self.opponent.windows is not None and self.windows is None:
+            raise ValueError("opponent window weights need the player's own window weights")
 
     @classmethod
     def from_flat(cls, values, info: dict | None = None) -> "Weights":
@@ -103,15 +115,18 @@ class Weights:
         out = {}
         for name, start, stop in feature_groups(self.c):
             out[name] = self.values[start] if name in SCALARS else self.values[start:stop]
+        if self.windows is not None:
+            out[WINDOWS] = list(self.windows)
         return out
 
     @classmethod
     def from_groups(cls, groups: dict, c: int, info: dict | None = None) -> "Weights":
         if not isinstance(groups, dict):
             raise ValueError(f'"weights" must be an object of named groups, got {type(groups).__name__}')
-        unknown = set(groups) - set(SCALARS) - set(RUN_KINDS)
+        unknown = set(groups) - set(SCALARS) - set(RUN_KINDS) - {WINDOWS}
         if unknown:
-            raise ValueError(f"unknown weight group(s) {sorted(unknown)}: allowed {list(SCALARS + RUN_KINDS)}")
+            raise ValueError(f"unknown weight group(s) {sorted(unknown)}: "
+                             f"allowed {list(SCALARS + RUN_KINDS + (WINDOWS,))}")
         values = []
         for name, start, stop in feature_groups(c):
             if name not in groups:
@@ -123,7 +138,10 @@ class Weights:
                 if not isinstance(item, list) or len(item) != stop - start:
                     raise ValueError(f'weight group "{name}" must be a list of {stop - start} numbers for c={c}')
                 values.extend(item)
-        return cls(values, c, info or {})
+        windows = groups.get(WINDOWS)
+        if windows is not None and (not isinstance(windows, list) or len(windows) != run_lengths(c)):
+            raise ValueError(f'weight group "{WINDOWS}" must be a list of {run_lengths(c)} numbers for c={c}')
+        return cls(values, c, info or {}, windows=windows)
 
     def for_c(self, c: int) -> list[float]:
         """The flat vector for a game with `c` in a row (resampled if c differs)."""
@@ -138,6 +156,13 @@ class Weights:
             else:
                 out.extend(resample(groups[name], stop - start))
         return out
+
+    def windows_for_c(self, c: int) -> list[float] | None:
+        """The window weights for a game with `c` in a row (resampled if c
+        differs), or None when these weights do not count windows."""
+        if self.windows is None:
+            return None
+        return resample(self.windows, run_lengths(c))
 
     def to_json(self) -> dict:
         data = {"format": FORMAT, "c": self.c, "weights": self.groups(), "info": self.info}
@@ -169,7 +194,8 @@ class Weights:
                     opponent = cls.from_groups(data["opponent_weights"], c)
                 except ValueError as error:
                     raise ValueError(f'"opponent_weights": {error}') from None
-            return cls(cls.from_groups(data.get("weights"), c).values, c, data.get("info") or {}, opponent)
+            own = cls.from_groups(data.get("weights"), c)
+            return cls(own.values, c, data.get("info") or {}, opponent, own.windows)
         except ValueError as error:
             raise ValueError(f"weights file {path}: {error}") from None
 

@@ -11,7 +11,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board
-from clinea.core.features import RUN_KINDS, SCALARS, count_features, feature_count, feature_names
+from clinea.core.features import RUN_KINDS, SCALARS, count_features, count_windows, feature_count, feature_names
 from clinea.core.greedy import Greedy
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.weights import Weights, resample
@@ -23,7 +23,7 @@ PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 # ------------------------------------------------------------ positions
 
 @st.composite
-def positions(draw, max_columns=9, max_rows=8, wide=True):
+def positions(draw, max_columns=9, max_rows=8, wide=True, max_c=6):
     """(columns, rows, c, p, moves): a random legal game prefix, sometimes on
     a board beyond 64 cells (the cell-array path)."""
     if wide and draw(st.booleans()):
@@ -31,7 +31,7 @@ def positions(draw, max_columns=9, max_rows=8, wide=True):
     else:
         columns = draw(st.integers(1, max_columns))
         rows = draw(st.integers(1, max_rows))
-    c = draw(st.integers(2, 6))
+    c = draw(st.integers(2, max_c))
     p = draw(st.one_of(st.none(), st.integers(1, columns * rows)))
     p = p if p is not None else (columns * rows + 1) // 2
     game = ReferenceGame(columns, rows, c, p)
@@ -111,6 +111,46 @@ def test_feature_counts_match_a_plain_count(position):
     first, second = count_features(board)
     assert first == plain_features(game.grid, columns, rows, c, 1)
     assert second == plain_features(game.grid, columns, rows, c, 2)
+
+
+def plain_windows(grid, columns, rows, c, stone):
+    """Open windows of `stone`, as documented: every segment of c cells in
+    one of the four directions, all on the board, holding n of its stones
+    and none of the other player's; index n - 1."""
+    nlen = min(c - 1, 128)
+    out = [0] * nlen
+    for dc, dr in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for col in range(columns):
+            for row in range(rows):
+                cells = [(col + k * dc, row + k * dr) for k in range(c)]
+                if not all(0 <= x < columns and 0 <= y < rows for x, y in cells):
+                    continue
+                held = [grid[x][y] for x, y in cells]
+                mine = held.count(stone)
+                if 0 < mine <= nlen and mine + held.count(0) == c:
+                    out[mine - 1] += 1
+    return out
+
+
+@given(positions(max_columns=14, max_rows=12, max_c=12))
+def test_open_windows_match_a_plain_count(position):
+    columns, rows, c, p, moves = position
+    game = reference_after(*position)
+    board = Board.from_moves(moves, columns, rows, c, p)
+    first, second = count_windows(board)
+    assert first == plain_windows(game.grid, columns, rows, c, 1)
+    assert second == plain_windows(game.grid, columns, rows, c, 2)
+
+
+def test_a_run_hemmed_in_short_of_c_has_no_open_window_and_a_gap_has():
+    # row 0: O X X _ O on c = 4: "extensible", yet no window of four fits
+    board = Board.from_moves([0, 1, 4, 2], 5, 2, 4)
+    first, second = count_windows(board)
+    assert count_features(board)[1][4 + 3 + 1] == 1  # the run of two counts as extensible
+    assert second == [0, 0, 0] and first == [0, 0, 0]
+    # X _ X _ on 4 columns: two lone stones as runs, one window of two
+    board = Board.from_moves([0, 0, 2, 2], 4, 3, 4)
+    assert count_windows(board)[0] == [0, 1, 0]
 
 
 def test_layout_is_named_once_and_sized_by_c():
@@ -204,9 +244,17 @@ def test_weights_file_round_trip(tmp_path):
     weights = Weights([0.1 * (i % 10) - 0.45 for i in range(feature_count(5))], 5, {"made_by": "test"})
     weights.save(tmp_path / "w.json")
     assert Weights.load(tmp_path / "w.json") == weights
+    windowed = Weights(weights.values, 5, {}, Weights(weights.values, 5, windows=[0.2, 0.1, 0.0, -0.3]),
+                       [0.1, 0.2, 0.3, 0.4])
+    windowed.save(tmp_path / "windows.json")
+    assert Weights.load(tmp_path / "windows.json") == windowed
 
 
 @pytest.mark.parametrize("change, message", [
+    (lambda d: d["weights"].update(windows=[0.1, 0.2]), '"windows" must be a list of 3'),
+    (lambda d: d["weights"].update(windows=[0.1, 2.0, 0.2]), "windows_2=2.0 is out of range"),
+    (lambda d: d.update(opponent_weights={**d["weights"], "windows": [0.0] * 3}),
+     "opponent window weights need the player's own"),
     (lambda d: d["weights"].update(centre=1.5), "centre=1.5 is out of range: allowed -1..1"),
     (lambda d: d["weights"].update(consecutive=[0.1]), '"consecutive" must be a list of 3'),
     (lambda d: d.update(c=0), '"c"=0 is out of range'),

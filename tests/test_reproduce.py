@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board, Rules
-from clinea.core.features import count_features, feature_count
+from clinea.core.features import count_features, count_windows, feature_count
 from clinea.core.greedy import Greedy
 from clinea.players.weights import Weights
 from clinea.training import genetic, grid, paper, parametrisation
@@ -38,10 +38,12 @@ def boards(draw, max_side=6):
 
 # ------------------------------------------------------------ the report's 28 parameters
 
-def plain_greedy_choice(board: Board, own: list[float], opponent: list[float]) -> int:
+def plain_greedy_choice(board: Board, own: list[float], opponent: list[float],
+                        own_windows: list[float] = (), opponent_windows: list[float] = ()) -> int:
     """The greedy rule with separate opponent weights, in Python: a win, else
-    a safe move, scored sum(own * mine - opponent * theirs); ties to the
-    centre, then the left."""
+    a safe move, scored sum(own * mine - opponent * theirs) over the features
+    and, with window weights, over the open windows too; ties to the centre,
+    then the left."""
     legal = board.legal_columns()
     for col in legal:
         if board.is_winning_move(col):
@@ -57,9 +59,12 @@ def plain_greedy_choice(board: Board, own: list[float], opponent: list[float]) -
     for col in safe or legal:
         board.play(col)
         counts = count_features(board)
+        windows = count_windows(board)
         board.undo()
         score = 0.0
         for w, v, mine, theirs in zip(own, opponent, counts[me], counts[1 - me]):
+            score += w * mine - v * theirs
+        for w, v, mine, theirs in zip(own_windows, opponent_windows, windows[me], windows[1 - me]):
             score += w * mine - v * theirs
         off = abs(2 * col - (board.columns - 1))
         if best is None or score > best_score or (score == best_score and off < abs(2 * best - (board.columns - 1))):
@@ -78,6 +83,22 @@ def test_split_weights_play_as_a_plain_scoring_of_the_features(board, seed):
     assert greedy(vector, board.c).choose(board) == plain_greedy_choice(board.copy(), own, opponent)
 
 
+@settings(max_examples=40, deadline=None)
+@given(boards(max_side=7), st.integers(0, 2 ** 32), st.sampled_from(["windows", "report-windows"]))
+def test_window_weights_play_as_a_plain_scoring_of_features_and_windows(board, seed, name):
+    if board.is_over():
+        return
+    rng = random.Random(seed)
+    vector = [rng.uniform(-1, 1) for _ in range(parametrisation.length(name, board.c))]
+    weights = parametrisation.to_weights(vector, board.c)
+    opponent = weights.opponent or weights
+    expected = plain_greedy_choice(board.copy(), weights.values, opponent.values,
+                                   weights.windows, opponent.windows or weights.windows)
+    assert greedy(vector, board.c).choose(board) == expected
+    # the vector survives the trip through its weights
+    assert parametrisation.vector(weights, name, board.c) == pytest.approx(vector)
+
+
 def test_the_report_vector_has_28_numbers_and_reduces_to_ours_when_both_sides_weigh_alike():
     assert parametrisation.length("report", 4) == 28 and parametrisation.length("clinea", 4) == 16
     rng = random.Random(5)
@@ -93,7 +114,7 @@ def test_the_report_vector_has_28_numbers_and_reduces_to_ours_when_both_sides_we
             break
         assert alike.choose(board) == split.choose(board)
         board.play(alike.choose(board))
-    with pytest.raises(ValueError, match="17 weights for c=4: expected 16 .clinea. or 28 .report."):
+    with pytest.raises(ValueError, match="17 weights for c=4: expected 16 .clinea., 28 .report., 19 .windows., 34 .report-windows."):
         parametrisation.player_weights([0.0] * 17, 4)
 
 

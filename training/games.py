@@ -14,8 +14,7 @@ from clinea.judge.referee import GameResult, play_bots
 from clinea.players.bot import Bot
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
-from clinea.players.weights import Weights
-from clinea.training.parametrisation import player_weights
+from clinea.training.parametrisation import to_weights
 
 
 class FastRandomBot(Bot):
@@ -42,8 +41,7 @@ def play(first: Bot, second: Bot, geometry: Rules) -> GameResult:
 def greedy(values, c: int) -> GreedyBot:
     """A greedy player with the flat weight vector `values` for `c` in a row,
     in either parametrisation (clinea.training.parametrisation)."""
-    own, opponent = player_weights(values, c)
-    return GreedyBot(Weights(own, c), None if opponent is None else Weights(opponent, c))
+    return GreedyBot(to_weights(values, c))
 
 
 def opponent(kind: str, seed: int, depth: int = 4) -> Bot:

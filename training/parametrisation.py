@@ -7,7 +7,13 @@
            and player, 4 + 8 L numbers: the four positional scalars (centre,
            borders, corners, liberties) weigh (own - opponent) as in clinea,
            then the four run vectors for the player's own runs, then the same
-           four for the opponent's runs (subtracted, as in clinea).
+           four for the opponent's runs (subtracted, as in clinea);
+  windows  clinea's, then L weights of the open windows holding 1..L
+           tokens (clinea.core.features.count_windows), also applied to
+           (own - opponent): 4 + 5 L numbers. Ours, not the report's: it
+           sees where c in a row can still be made, gaps included;
+  report-windows  the report's, then L window weights for the player's own
+           windows and L for the opponent's: 4 + 10 L numbers.
 
 The lengths differ for every c, so a vector's length tells its
 parametrisation and the games need no other flag.
@@ -19,7 +25,7 @@ from typing import Sequence
 from clinea.core.features import feature_count, run_lengths
 from clinea.players.weights import Weights
 
-NAMES = ("clinea", "report")
+NAMES = ("clinea", "report", "windows", "report-windows")
 SCALARS = 4
 
 
@@ -29,28 +35,49 @@ def length(name: str, c: int) -> int:
         return feature_count(c)
     if name == "report":
         return feature_count(c) + 4 * run_lengths(c)
+    if name == "windows":
+        return feature_count(c) + run_lengths(c)
+    if name == "report-windows":
+        return feature_count(c) + 6 * run_lengths(c)
     raise ValueError(f"parametrisation {name!r} is unknown: allowed {', '.join(NAMES)}")
+
+
+def name_of(values: Sequence[float], c: int) -> str:
+    """The parametrisation a vector of this length belongs to."""
+    for name in NAMES:
+        if len(values) == length(name, c):
+            return name
+    raise ValueError(f"{len(values)} weights for c={c}: expected "
+                     + ", ".join(f"{length(name, c)} ({name})" for name in NAMES))
+
+
+def to_weights(values: Sequence[float], c: int, info: dict | None = None) -> Weights:
+    """A vector of any parametrisation as the greedy player's weights (with
+    opponent weights of their own for the report's, window weights for
+    ours with windows), ready to save."""
+    values = list(values)
+    name = name_of(values, c)
+    runs, count = 4 * run_lengths(c), feature_count(c)
+    scalars = values[:SCALARS]
+    if name == "clinea":
+        return Weights(values, c, info or {})
+    if name == "windows":
+        return Weights(values[:count], c, info or {}, windows=values[count:])
+    own = scalars + values[SCALARS:SCALARS + runs]
+    opponent = scalars + values[SCALARS + runs:SCALARS + 2 * runs]
+    if name == "report":
+        return Weights(own, c, info or {}, Weights(opponent, c))
+    windows = values[SCALARS + 2 * runs:]
+    half = len(windows) // 2
+    return Weights(own, c, info or {}, Weights(opponent, c, windows=windows[half:]), windows[:half])
 
 
 def player_weights(values: Sequence[float], c: int) -> tuple[list[float], list[float] | None]:
     """(own weights, opponent weights or None when they are the same), both
-    in the layout of clinea.core.features, for a vector of either parametrisation."""
-    values = list(values)
-    if len(values) == length("clinea", c):
-        return values, None
-    if len(values) == length("report", c):
-        runs = 4 * run_lengths(c)
-        scalars = values[:SCALARS]
-        return scalars + values[SCALARS:SCALARS + runs], scalars + values[SCALARS + runs:]
-    raise ValueError(f"{len(values)} weights for c={c}: expected {length('clinea', c)} (clinea) "
-                     f"or {length('report', c)} (report)")
-
-
-def to_weights(values: Sequence[float], c: int, info: dict | None = None) -> Weights:
-    """A vector of either parametrisation as the greedy player's weights
-    (with opponent weights of their own for the report's), ready to save."""
-    own, opponent = player_weights(values, c)
-    return Weights(own, c, info or {}, None if opponent is None else Weights(opponent, c))
+    in the layout of clinea.core.features, for a vector of any parametrisation
+    (window weights left out)."""
+    weights = to_weights(values, c)
+    return weights.values, None if weights.opponent is None else weights.opponent.values
 
 
 def vector(weights: Weights, name: str, c: int) -> list[float]:
@@ -58,11 +85,21 @@ def vector(weights: Weights, name: str, c: int) -> list[float]:
     parametrisation `name` for `c` in a row: the report's takes the
     opponent's run weights from the file, or the player's own when it has none."""
     own = weights.for_c(c)
-    if name == "clinea":
-        if weights.opponent is not None:
-            raise ValueError("these weights weigh the opponent's features apart: "
-                             "only the report parametrisation can start from them")
-        return own
     length(name, c)  # refuses an unknown name
-    opponent = weights.opponent.for_c(c) if weights.opponent is not None else own
-    return own + opponent[SCALARS:]
+    if name in ("clinea", "windows") and weights.opponent is not None:
+        raise ValueError("these weights weigh the opponent's features apart: "
+                         "only the report parametrisations can start from them")
+    windows = weights.windows_for_c(c) or [0.0] * run_lengths(c)
+    if name == "clinea":
+        if weights.windows is not None:
+            raise ValueError("these weights count open windows: the clinea parametrisation has none")
+        return own
+    if name == "windows":
+        return own + windows
+    opponent = weights.opponent if weights.opponent is not None else weights
+    theirs = opponent.for_c(c)
+    if name == "report":
+        if weights.windows is not None:
+            raise ValueError("these weights count open windows: the report parametrisation has none")
+        return own + theirs[SCALARS:]
+    return own + theirs[SCALARS:] + windows + (opponent.windows_for_c(c) or windows)

@@ -231,7 +231,8 @@ def write_report(out: Path, args, results: list, search: dict | None, table: str
         lines += ["## Greedy player: share of games won against random", "",
                   f"{2 * games} games per seed and row, half moving first. *ours* pools every seed's games: "
                   "the share won with its 95 % Wilson interval; *seeds* is the lowest and highest share "
-                  "of one seed; *wall* the median training time of one seed.", "",
+                  "of one seed (two decimals: one game in 6,000 is 0.02 %); *wall* the median training "
+                  "time of one seed.", "",
                   "| experiment | report | ours (95 % interval) | seeds (min-max) | beats report | draws | wall | settings |",
                   "|---|---|---|---|---|---|---|---|"]
         plots = ["greedy-table.png"]
@@ -244,8 +245,8 @@ def write_report(out: Path, args, results: list, search: dict | None, table: str
             settings = ", ".join(f"{k} {v}" for k, v in row.settings_for(args.quick).items()) or "-"
             geometry = row.geometry
             lines.append(f"| {row.title} ({geometry.columns}x{geometry.rows} c{geometry.c} p{geometry.p}) | "
-                         f"{row.report:g} % | {f['rate']:.1f} % ({f['low']:.1f}-{f['high']:.1f}) | "
-                         f"{f['min']:.1f}-{f['max']:.1f} % | {beats} | {f['draws']} | {f['wall']:.2f} s | {settings} |")
+                         f"{row.report:g} % | {f['rate']:.2f} % ({f['low']:.2f}-{f['high']:.2f}) | "
+                         f"{f['min']:.2f}-{f['max']:.2f} % | {beats} | {f['draws']} | {f['wall']:.2f} s | {settings} |")
             plots += row_plots(result, out, args.quick)
         figures.table_bars(out / "greedy-table.png", [k for k, _, _ in summary], [r for _, r, _ in summary],
                            [f["rate"] for _, _, f in summary], [(f["low"], f["high"]) for _, _, f in summary],

@@ -11,7 +11,7 @@ cdef enum:
     F_CENTRAL = 3       # own stones in the central column(s)
     F_DIAGONALS = 4     # the diagonal ones among the alignments
     F_THREATS = 5       # distinct empty cells that would complete an own window
-    F_GOOD_THREATS = 6  # threats on the row parity that favours that side (zugzwang)
+    F_GOOD_THREATS = 6  # threats that would win that side the zugzwang (bitboard.pxd first_good_row)
     N_FEATURES = 7
 
 cdef enum:

@@ -105,8 +105,11 @@ cdef inline void settle_zugzwang(long (*counts)[N_FEATURES], const Geometry* g) 
     one, the other's good threats no longer decide it (when every other
     cell is filled, the other must play under a threat first: its own,
     which the opponent blocks, leaves it to move again with the column's
-    cells above in even number). Off the 64-bit path only: 7x6's endgames
-    are the solver's, and its evaluation stays as measured there."""
+    cells above in even number). With it, off the 64-bit path, a threat
+    above an opponent's threat in its column is not good: the lower one
+    comes first (a replayed 9x8 loss counted such threats and took the
+    zugzwang for its own). Off the 64-bit path only: 7x6's endgames are the
+    solver's, and its evaluation stays as measured there."""
     cdef int controller = (g.columns * g.rows - 1) % 2
     if not g.bitboard and counts[1 - controller][F_GOOD_THREATS] > 0:
         counts[controller][F_GOOD_THREATS] = 0
@@ -195,7 +198,14 @@ cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits
     for s in range(2):
         counts[s][F_THREATS] = b_popcount(threat_bits[s])
         t = first_good_rows if s == 0 else b_and(cells, b_not(first_good_rows))
-        counts[s][F_GOOD_THREATS] = b_popcount(b_and(threat_bits[s], b_and(t, reachable)))
+        t = b_and(threat_bits[s], b_and(t, reachable))
+        if not g.bitboard:
+            # the cells above an opponent's threat, column by column
+            carry = threat_bits[1 - s]
+            for k in range(1, g.rows):
+                carry = b_and(b_shl(carry, 1), cells)
+                t = b_and(t, b_not(carry))
+        counts[s][F_GOOD_THREATS] = b_popcount(t)
         counts[s][F_CENTRAL] = b_popcount(b_and(stones[s], central))
     settle_zugzwang(counts, g)
 
@@ -416,12 +426,10 @@ cdef class Evaluation:
                                     if not self.threat_mark[tcell] & (1 << s):
                                         self.threat_mark[tcell] |= 1 << s
                                         self.counts[s][F_THREATS] += 1
-                                        row = tcell % rows
-                                        if (first_good_row(g, row) != s) and row <= last_row:
-                                            self.counts[s][F_GOOD_THREATS] += 1
                         x += dc
                         y += dr
                         i += 1
+        self.count_good_threats(g, nmarked, last_row)
         for i in range(nmarked):
             self.threat_mark[self.marked[i]] = 0
         # central column(s): one on odd widths, two on even
@@ -429,6 +437,28 @@ cdef class Evaluation:
             for y in range(board.c_height(x)):
                 self.counts[cells[x * rows + y] - 1][F_CENTRAL] += 1
         settle_zugzwang(self.counts, g)
+
+    cdef void count_good_threats(self, const Geometry* g, int nmarked, int last_row) noexcept nogil:
+        """F_GOOD_THREATS from the threat marks of c_count_cells, as the
+        bit-parallel path counts them."""
+        cdef int lowest[2][MAX_SIDE]  # per column, each side's lowest threat row
+        cdef int i, s, cell, col, row, rows = g.rows
+        for col in range(g.columns):
+            lowest[0][col] = rows
+            lowest[1][col] = rows
+        for i in range(nmarked):
+            cell = self.marked[i]
+            for s in range(2):
+                if self.threat_mark[cell] & (1 << s):
+                    lowest[s][cell // rows] = min(lowest[s][cell // rows], cell % rows)
+        for i in range(nmarked):
+            cell = self.marked[i]
+            col = cell // rows
+            row = cell % rows
+            for s in range(2):
+                if (self.threat_mark[cell] & (1 << s) and first_good_row(g, row) != s and row <= last_row
+                        and (g.bitboard or row <= lowest[1 - s][col])):
+                    self.counts[s][F_GOOD_THREATS] += 1
 
     cdef int c_evaluate(self, Board board) noexcept nogil:
         cdef int me = board.c_side()

@@ -53,11 +53,15 @@ def reference_features(board):
                     threat_cells[side].add(window[stones.index(0)])
     for side in (0, 1):
         counts[side]["threats"] = len(threat_cells[side])
-        counts[side]["good_threats"] = sum(1 for cell in threat_cells[side]
-                                           if zugzwang_wins(board, side, *cell))
+        # off the 64-bit path (see evaluate.pyx), the lower of two threats in a
+        # column comes first: one above an opponent's threat is not good
+        counts[side]["good_threats"] = sum(
+            1 for x, y in threat_cells[side]
+            if zugzwang_wins(board, side, x, y)
+            and (board.is_bitboard or not any(ox == x and oy < y for ox, oy in threat_cells[1 - side])))
     # Allis: White's odd threat beats Black's even ones. The side that would
     # not make the last move of a full board needs a good threat, and with
-    # one it takes the zugzwang over (off the 64-bit path: see evaluate.pyx)
+    # one it takes the zugzwang over (off the 64-bit path too)
     last_mover = (cols * rows - 1) % 2
     if not board.is_bitboard and counts[1 - last_mover]["good_threats"]:
         counts[last_mover]["good_threats"] = 0

@@ -10,9 +10,12 @@ the figures are printed (no assertion: goals live here, not in the tests).
    worst move time. Strong thinks on the opponent's time for as long as an
    opponent at equal time would take (--no-ponder: it does not).
 2. Against OpenSpiel's MCTSBot (C++, random rollouts, --simulations) on
-   9x8 c5, 10x9 c4, 14x12 c6 at equal time per move: strong gets the median
-   time MCTS took for its first moves on the empty board. W-D-L, score and
-   its 95 % interval per board.
+   9x8 c5, 10x9 c4, 14x12 c6 at equal time per move: each of strong's moves
+   gets the median time of MCTS's moves so far on that board (five
+   calibration moves from the empty board, then the games'). W-D-L, score and
+   its 95 % interval per board. --record FILE appends every game strong
+   did not win (board, strong's side, the moves) as JSON lines, to replay
+   the positions it went wrong in.
 
 Needs `open_spiel` (make bench-strength installs it into .venv).
 
@@ -20,10 +23,13 @@ example:
   python benchmarks/strength.py --openings 49 --games 20
   python benchmarks/strength.py --games 0            # 7x6 alone
   python benchmarks/strength.py --openings 4 --games 2 --simulations 1000
+  python benchmarks/strength.py --openings 0 --boards 10x9c4 --record lost.jsonl
 """
 from __future__ import annotations
 
 import argparse
+import json
+import re
 import statistics
 import time
 
@@ -31,6 +37,7 @@ from tqdm import tqdm
 
 from clinea.core import Board
 from clinea.core.solver import Solver
+from clinea.core.timeman import Limits
 from clinea.judge.stats import estimate, score_from_elo
 from clinea.players.strong_player import StrongBot
 
@@ -107,8 +114,8 @@ def mcts_bot(pyspiel, game, simulations: int, seed: int):
     return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
 
 
-def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 5) -> float:
-    """Median seconds of an MCTS move from the empty board."""
+def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 5) -> list[float]:
+    """Seconds of `samples` MCTS moves from the empty board."""
     times = []
     for i in range(samples):
         state = game.new_initial_state()
@@ -116,50 +123,69 @@ def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 5) -> f
         start = time.perf_counter()
         bot.step(state)
         times.append(time.perf_counter() - start)
-    return statistics.median(times)
+    return times
 
 
 def play_against_mcts(pyspiel, game, columns: int, rows: int, c: int, strong_side: int,
-                      time_per_move: float, simulations: int, seed: int) -> tuple[int, list[float]]:
-    """(result for strong, MCTS's seconds per move) of one game."""
+                      mcts_times: list[float], strong_times: list[float], simulations: int,
+                      seed: int) -> tuple[int, list[int]]:
+    """(result for strong, the moves) of one game. Each of strong's moves
+    gets the median of MCTS's move times so far on this board (its
+    calibration moves and the games'), the clock's 1 ms floor at least: a
+    fixed time measured once would be unfair whenever the machine's load
+    changes during the run. MCTS's and strong's seconds per move are
+    appended to the two lists."""
     board = Board(columns, rows, c)
     state = game.new_initial_state()
-    bot = StrongBot(time_per_move=time_per_move)
+    bot = StrongBot(time_per_move=max(statistics.median(mcts_times), 0.001))
     bot.new_game(board.copy(), strong_side)
     opponent = mcts_bot(pyspiel, game, simulations, seed)
-    mcts_times = []
     while not board.is_over():
+        start = time.perf_counter()
         if board.side_to_move == strong_side:
+            bot.limits = Limits(time=max(statistics.median(mcts_times), 0.001))
             col = bot.choose(board.copy())
+            strong_times.append(time.perf_counter() - start)
         else:
-            start = time.perf_counter()
             col = opponent.step(state)
             mcts_times.append(time.perf_counter() - start)
         board.play(col)
         state.apply_action(col)
-    return result_for(board, strong_side), mcts_times
+    return result_for(board, strong_side), board.moves()
 
 
-def against_mcts(games: int, simulations: int, seed: int) -> None:
+def against_mcts(boards: list[tuple[int, int, int]], games: int, simulations: int, seed: int,
+                 record: str | None) -> None:
     import pyspiel
-    for columns, rows, c in BIG_BOARDS:
+    for columns, rows, c in boards:
         game = pyspiel.load_game("connect_four", {"columns": columns, "rows": rows, "x_in_row": c})
-        # strong's clock has a floor of a millisecond a move: with few
-        # simulations MCTS can be faster than that, and strong gets the floor
-        seconds = max(calibrate(pyspiel, game, simulations, seed), 0.001)
+        mcts_times = calibrate(pyspiel, game, simulations, seed)
+        strong_times: list[float] = []
         tally = {1: 0, 0: 0, -1: 0}
-        mcts_times: list[float] = []
         for i in tqdm(range(games), desc=f"{columns}x{rows} c{c} vs MCTS", unit="game"):
-            result, times = play_against_mcts(pyspiel, game, columns, rows, c, i % 2, seconds,
-                                              simulations, seed + i)
+            result, moves = play_against_mcts(pyspiel, game, columns, rows, c, i % 2, mcts_times,
+                                              strong_times, simulations, seed + i)
             tally[result] += 1
-            mcts_times += times
+            if record and result < 1:
+                with open(record, "a") as out:
+                    out.write(json.dumps({"board": [columns, rows, c], "strong": i % 2, "result": result,
+                                          "simulations": simulations,
+                                          "seconds": statistics.median(mcts_times), "moves": moves}) + "\n")
         found = estimate(tally[1], tally[-1], tally[0])
         low, high = score_from_elo(found.low), score_from_elo(found.high)
-        print(f"{columns}x{rows} c{c} vs MCTS {simulations} simulations, {seconds:.3f} s a move each "
-              f"(MCTS median in games {statistics.median(mcts_times):.3f} s): "
+        strong_median = f"{statistics.median(strong_times):.3f}" if strong_times else "-"
+        print(f"{columns}x{rows} c{c} vs MCTS {simulations} simulations, strong given MCTS's running median "
+              f"(MCTS median {statistics.median(mcts_times):.3f} s a move, strong {strong_median} s): "
               f"W-D-L {tally[1]}-{tally[0]}-{tally[-1]}, score {found.score:.1%} "
               f"[{low:.1%}, {high:.1%}]")
+
+
+def board_spec(text: str) -> tuple[int, int, int]:
+    """'10x9c4' to (10, 9, 4)."""
+    found = re.fullmatch(r"(\d+)x(\d+)c(\d+)", text.replace(" ", ""))
+    if not found:
+        raise argparse.ArgumentTypeError(f"board {text!r}: expected COLUMNSxROWScC, as 10x9c4")
+    return tuple(map(int, found.groups()))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -175,12 +201,16 @@ def main(argv: list[str] | None = None) -> int:
                              "games loaded or not (default 0: the clock)")
     parser.add_argument("--no-ponder", action="store_true",
                         help="on 7x6, strong does not think on the opponent's time (default: it does)")
+    parser.add_argument("--boards", type=board_spec, nargs="+", default=BIG_BOARDS, metavar="BOARD",
+                        help="big boards against MCTS, as 10x9c4 (default 9x8c5 10x9c4 14x12c6)")
+    parser.add_argument("--record", metavar="FILE",
+                        help="append the games against MCTS strong did not win to FILE, one JSON line each")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.openings:
         perfect_7x6(args.openings, args.time_per_move, not args.no_ponder, args.nodes_per_move)
     if args.games:
-        against_mcts(args.games, args.simulations, args.seed)
+        against_mcts(args.boards, args.games, args.simulations, args.seed, args.record)
     return 0
 
 

@@ -26,15 +26,27 @@ cdef struct Geometry:
     uint64_t bottom        # the lowest cell of every column
     uint64_t cells         # every cell of the board
     uint64_t central       # the central column(s): one on odd widths, two on even
-    uint64_t even_rows     # the cells of rows 0, 2, 4...: the first player's good threats
-    Wide wide_cells        # the same three masks on the wide path
+    uint64_t first_good_rows  # the rows where a threat is good for the first player (evaluate.pyx)
+    Wide wide_bottom       # the same masks on the wide path
+    Wide wide_cells
     Wide wide_central
-    Wide wide_even_rows
+    Wide wide_first_good_rows
 
 cdef struct BitPosition:
     uint64_t current       # stones of the side to move
     uint64_t mask          # all stones
     int moves
+
+cdef inline bint first_good_row(const Geometry* g, int row) noexcept nogil:
+    """Whether a first player's threat on `row` wins the zugzwang (Allis'
+    odd threats on 7x6, generalised to any size): once every empty cell
+    outside the threat's column from `row - 1` up is filled, the player to
+    move must play under the threat and hand it over. From the empty board
+    that takes cells - rows + row - 1 moves, whoever plays them: an odd
+    count leaves the second player to move, good for the first. (The
+    second player's good rows are the others. Whether the p limit lets the
+    game last that long depends on the position: evaluate.pyx checks it.)"""
+    return (g.columns * g.rows - g.rows + row) % 2 == 0
 
 cdef inline uint64_t bottom_cell(const Geometry* g, int col) noexcept nogil:
     return (<uint64_t>1) << (col * g.stride)

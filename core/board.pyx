@@ -20,7 +20,7 @@ from libc.string cimport memcpy, memset
 
 from .bitboard cimport (
     BitPosition, Geometry, bit_can_play, bit_key, bit_play, bottom_cell,
-    column_cells, has_alignment,
+    column_cells, first_good_row, has_alignment,
 )
 from .widebits cimport (
     WIDE_BITS, Wide, wide_and, wide_clear, wide_not, wide_or, wide_set,
@@ -124,10 +124,11 @@ cdef void fill_geometry(Geometry* g, rules) except *:
     g.bottom = 0
     g.cells = 0
     g.central = 0
-    g.even_rows = 0
+    g.first_good_rows = 0
+    g.wide_bottom = wide_zero()
     g.wide_cells = wide_zero()
     g.wide_central = wide_zero()
-    g.wide_even_rows = wide_zero()
+    g.wide_first_good_rows = wide_zero()
     if not (g.bitboard or g.wide):
         return
     for col in range(g.columns):
@@ -140,14 +141,16 @@ cdef void fill_geometry(Geometry* g, rules) except *:
                     g.bottom |= (<uint64_t>1) << bit
                 if central:
                     g.central |= (<uint64_t>1) << bit
-                if row % 2 == 0:
-                    g.even_rows |= (<uint64_t>1) << bit
+                if first_good_row(g, row):
+                    g.first_good_rows |= (<uint64_t>1) << bit
             else:
                 wide_set(&g.wide_cells, bit)
+                if row == 0:
+                    wide_set(&g.wide_bottom, bit)
                 if central:
                     wide_set(&g.wide_central, bit)
-                if row % 2 == 0:
-                    wide_set(&g.wide_even_rows, bit)
+                if first_good_row(g, row):
+                    wide_set(&g.wide_first_good_rows, bit)
 
 
 class IllegalMove(ValueError):

@@ -1,5 +1,6 @@
 from libc.stdint cimport uint8_t, uint64_t
 
+from .bitboard cimport Geometry
 from .board cimport Board
 
 # Feature indices: every feature is counted per side; a score weighs
@@ -11,11 +12,12 @@ cdef enum:
     F_CENTRAL = 3       # own stones in the central column(s)
     F_DIAGONALS = 4     # the diagonal ones among the alignments
     F_THREATS = 5       # distinct empty cells that would complete an own window
-    F_GOOD_THREATS = 6  # threats on the row parity that favours that side (zugzwang)
+    F_GOOD_THREATS = 6  # threats that would win that side the zugzwang (bitboard.pxd first_good_row)
     N_FEATURES = 7
 
 cdef enum:
     EVAL_LIMIT = 1 << 28    # |evaluation| stays below this, far from win scores
+    MAX_SIDE = 128          # columns and rows at most (clinea.core.rules)
 
 cdef class Evaluation:
     cdef int w[N_FEATURES]
@@ -29,5 +31,6 @@ cdef class Evaluation:
     cdef void c_count(self, Board board) noexcept nogil
     cdef void c_count_cells(self, Board board) noexcept nogil
     cdef const uint8_t* c_cells(self, Board board) noexcept nogil
+    cdef void count_good_threats(self, const Geometry* g, int nmarked, int last_row) noexcept nogil
 
 cdef int threats_created(Board board, int col) noexcept nogil

@@ -15,7 +15,7 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
 from .board cimport Board
-from .bitboard cimport Geometry, popcount, run_starts
+from .bitboard cimport Geometry, first_good_row, popcount, run_starts
 from .widebits cimport (
     Wide, wide_and, wide_any, wide_not, wide_or, wide_popcount, wide_run_starts,
     wide_shl, wide_shr, wide_xor, wide_zero,
@@ -98,8 +98,36 @@ cdef inline Bits b_run_starts(Bits stones, int shift, int c) noexcept nogil:
         return wide_run_starts(stones, shift, c)
 
 
+cdef inline void settle_zugzwang(long (*counts)[N_FEATURES], const Geometry* g) noexcept nogil:
+    """Allis' rule that White's odd threat beats Black's even threats in
+    other columns, generalised: the player who would not make the board's
+    last move needs a good threat to take the zugzwang over, and once it has
+    one, the other's good threats no longer decide it (when every other
+    cell is filled, the other must play under a threat first: its own,
+    which the opponent blocks, leaves it to move again with the column's
+    cells above in even number). With it, off the 64-bit path, a threat
+    above an opponent's threat in its column is not good: the lower one
+    comes first (a replayed 9x8 loss counted such threats and took the
+    zugzwang for its own). Off the 64-bit path only: 7x6's endgames are the
+    solver's, and its evaluation stays as measured there."""
+    cdef int controller = (g.columns * g.rows - 1) % 2
+    if not g.bitboard and counts[1 - controller][F_GOOD_THREATS] > 0:
+        counts[controller][F_GOOD_THREATS] = 0
+
+
+cdef inline int zugzwang_last_row(const Geometry* g, int moves_left, int empty) noexcept nogil:
+    """The highest row whose threats the zugzwang can still decide before
+    the p limit ends the game (rows - 1 when the tokens fill the board).
+    A threat on row r becomes the forced cell once the empty cells outside
+    its column's rows r - 1 and up are filled, empty - (rows - r + 1)
+    moves, and its owner plays it on the move after the forced one: both
+    must fit in the moves left."""
+    return min(g.rows - 1, moves_left - empty + g.rows - 1)
+
+
 cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits* stones,
-                             Bits cells, Bits central, Bits even_rows, int* left) noexcept nogil:
+                             Bits bottom, Bits cells, Bits central, Bits first_good_rows,
+                             int* left) noexcept nogil:
     """Fills counts[player][feature] from each player's stones: each
     direction's windows are counted for all cells at once, the stones per
     window kept in bit-sliced counters (plane p holds bit p of every
@@ -107,10 +135,10 @@ cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits
     cdef Bits planes[7]
     cdef Bits threat_bits[2]
     cdef Bits empty = b_and(cells, b_not(b_or(stones[0], stones[1])))
-    cdef Bits valid, own, opp, opp_any, carry, t, open_, eq
+    cdef Bits valid, own, opp, opp_any, carry, t, open_, eq, reachable
     cdef int shifts[4]
     cdef bint allowed[4]
-    cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift
+    cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift, last_row
     memset(counts, 0, 2 * N_FEATURES * sizeof(long))
     threat_bits[0] = b_zero(cells)
     threat_bits[1] = b_zero(cells)
@@ -161,14 +189,25 @@ cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits
                     # each such window has one empty cell: the threat
                     for j in range(c):
                         threat_bits[s] = b_or(threat_bits[s], b_and(b_shl(eq, j * shift), empty))
+    reachable = cells
+    last_row = zugzwang_last_row(g, left[0] + left[1], b_popcount(empty))
+    if last_row < g.rows - 1:
+        reachable = b_zero(cells)
+        for k in range(last_row + 1):
+            reachable = b_or(reachable, b_shl(bottom, k))
     for s in range(2):
         counts[s][F_THREATS] = b_popcount(threat_bits[s])
-        # rows with an even index (odd counting from 1) favour the first player
-        if s == 0:
-            counts[s][F_GOOD_THREATS] = b_popcount(b_and(threat_bits[s], even_rows))
-        else:
-            counts[s][F_GOOD_THREATS] = b_popcount(b_and(threat_bits[s], b_and(cells, b_not(even_rows))))
+        t = first_good_rows if s == 0 else b_and(cells, b_not(first_good_rows))
+        t = b_and(threat_bits[s], b_and(t, reachable))
+        if not g.bitboard:
+            # the cells above an opponent's threat, column by column
+            carry = threat_bits[1 - s]
+            for k in range(1, g.rows):
+                carry = b_and(b_shl(carry, 1), cells)
+                t = b_and(t, b_not(carry))
+        counts[s][F_GOOD_THREATS] = b_popcount(t)
         counts[s][F_CENTRAL] = b_popcount(b_and(stones[s], central))
+    settle_zugzwang(counts, g)
 
 FEATURES = ("consecutive", "alignments", "weighted", "central", "diagonals",
             "threats", "good_threats")
@@ -302,11 +341,12 @@ cdef class Evaluation:
         if g.bitboard:
             stones[0] = board.c_stones(0)
             stones[1] = board.c_stones(1)
-            count_bit_parallel(self.counts, g, stones, g.cells, g.central, g.even_rows, left)
+            count_bit_parallel(self.counts, g, stones, g.bottom, g.cells, g.central, g.first_good_rows, left)
         else:
             wide[0] = board.c_wide_stones(0)
             wide[1] = board.c_wide_stones(1)
-            count_bit_parallel(self.counts, g, wide, g.wide_cells, g.wide_central, g.wide_even_rows, left)
+            count_bit_parallel(self.counts, g, wide, g.wide_bottom, g.wide_cells, g.wide_central,
+                               g.wide_first_good_rows, left)
 
     cdef void c_count_cells(self, Board board) noexcept nogil:
         """c_count over the cells, any board size."""
@@ -314,7 +354,7 @@ cdef class Evaluation:
         cdef const Geometry* g = board.c_geometry()
         cdef int columns = g.columns, rows = g.rows, c = g.c
         cdef int left[2]
-        cdef int d, dc, dr, sc, sr, x, y, i, tail, s, k, cell, tcell
+        cdef int d, dc, dr, sc, sr, x, y, i, tail, s, k, cell, tcell, row, last_row
         cdef int n[3]
         cdef long empty_sum
         cdef uint8_t v, prev
@@ -322,6 +362,7 @@ cdef class Evaluation:
         cdef int xl = columns, xh = -1, yh = -1
         left[0] = board.c_tokens_left(0)
         left[1] = board.c_tokens_left(1)
+        last_row = zugzwang_last_row(g, left[0] + left[1], columns * rows - board.c_moves())
         memset(self.counts, 0, sizeof(self.counts))
         # A window that holds a stone lies within c - 1 cells of it, so only
         # the stones' bounding box grown by c - 1 needs scanning (a few
@@ -385,19 +426,39 @@ cdef class Evaluation:
                                     if not self.threat_mark[tcell] & (1 << s):
                                         self.threat_mark[tcell] |= 1 << s
                                         self.counts[s][F_THREATS] += 1
-                                        # first player's good rows are the odd
-                                        # ones counting from 1, i.e. even indices
-                                        if (tcell % rows) % 2 == s:
-                                            self.counts[s][F_GOOD_THREATS] += 1
                         x += dc
                         y += dr
                         i += 1
+        self.count_good_threats(g, nmarked, last_row)
         for i in range(nmarked):
             self.threat_mark[self.marked[i]] = 0
         # central column(s): one on odd widths, two on even
         for x in range((columns - 1) // 2, columns // 2 + 1):
             for y in range(board.c_height(x)):
                 self.counts[cells[x * rows + y] - 1][F_CENTRAL] += 1
+        settle_zugzwang(self.counts, g)
+
+    cdef void count_good_threats(self, const Geometry* g, int nmarked, int last_row) noexcept nogil:
+        """F_GOOD_THREATS from the threat marks of c_count_cells, as the
+        bit-parallel path counts them."""
+        cdef int lowest[2][MAX_SIDE]  # per column, each side's lowest threat row
+        cdef int i, s, cell, col, row, rows = g.rows
+        for col in range(g.columns):
+            lowest[0][col] = rows
+            lowest[1][col] = rows
+        for i in range(nmarked):
+            cell = self.marked[i]
+            for s in range(2):
+                if self.threat_mark[cell] & (1 << s):
+                    lowest[s][cell // rows] = min(lowest[s][cell // rows], cell % rows)
+        for i in range(nmarked):
+            cell = self.marked[i]
+            col = cell // rows
+            row = cell % rows
+            for s in range(2):
+                if (self.threat_mark[cell] & (1 << s) and first_good_row(g, row) != s and row <= last_row
+                        and (g.bitboard or row <= lowest[1 - s][col])):
+                    self.counts[s][F_GOOD_THREATS] += 1
 
     cdef int c_evaluate(self, Board board) noexcept nogil:
         cdef int me = board.c_side()

@@ -235,12 +235,17 @@ cdef class Search:
         entry.value = value
         return best
 
-    def think(self, Board board, limits: Limits = Limits()) -> SearchResult:
+    def think(self, Board board, limits: Limits = Limits(), *, double start_share=ITERATION_START_SHARE,
+              bint keep_partial=False) -> SearchResult:
         """Iterative deepening from `board` until the game's end is in reach,
         a win or loss is proven, or `limits` run out (time, nodes: the
-        running iteration is aborted; depth: plies). An iteration cut short
-        is thrown away, so the move is always that of the last completed one
-        (or the best-ordered safe move).
+        running iteration is aborted; depth: plies). No iteration starts
+        after `start_share` of the time. An iteration cut short is thrown
+        away, so the move is that of the last completed one (or the
+        best-ordered safe move); with `keep_partial`, a move of the cut
+        iteration that beat the previous best at the new depth is played
+        instead (what lets a long iteration start late in the move: the
+        big boards' iterations cost several times the previous one).
 
         The result is `proven` when its score is the game-theoretic one (the
         search reached every game end or proved a win or loss)."""
@@ -257,6 +262,8 @@ cdef class Search:
         cdef long scores[MAX_COLUMNS]
         cdef int outcome, n, i, depth, value, alpha, best_col, best_score = 0
         cdef int completed = 0, remaining = b.c_geometry().max_moves - b.c_moves()
+        cdef int searched, best_partial
+        cdef bint partial = False
         cdef double started = monotonic()
         n = self.candidates(b, moves, &outcome)
         if outcome != 0 or n == 1:
@@ -268,6 +275,7 @@ cdef class Search:
         while max_depth == 0 or depth < max_depth:
             depth += 1
             alpha = -INFINITE
+            searched = 0
             with nogil:
                 for i in range(n):
                     b.c_play(moves[i])
@@ -281,9 +289,21 @@ cdef class Search:
                     if self.aborted:
                         break
                     scores[i] = value
+                    searched = i + 1
                     if value > alpha:
                         alpha = value
             if self.aborted:
+                if keep_partial and searched > 1:
+                    # the first move's score is exact, the others' are
+                    # bounds unless re-searched above it: exact then too
+                    best_partial = 0
+                    for i in range(1, searched):
+                        if scores[i] > scores[best_partial]:
+                            best_partial = i
+                    if best_partial > 0:
+                        best_col = moves[best_partial]
+                        best_score = scores[best_partial]
+                        partial = True
                 break
             # best first for the next iteration; moves proven worse keep their order
             sort_moves(moves, scores, n)
@@ -294,7 +314,9 @@ cdef class Search:
                 break
             # an iteration costs several times the previous one: do not
             # start one that would most likely be thrown away
-            if time_limit > 0 and monotonic() - started > ITERATION_START_SHARE * time_limit:
+            if time_limit > 0 and monotonic() - started > start_share * time_limit:
                 break
+        # a partial iteration proves a win it found, not that every move loses
         return SearchResult(best_col, best_score, completed, self.nodes, monotonic() - started,
-                            completed > 0 and (abs(best_score) > MATE_BOUND or completed >= remaining))
+                            completed > 0 and (best_score > MATE_BOUND
+                                               or not partial and (best_score < -MATE_BOUND or completed >= remaining)))

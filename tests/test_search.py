@@ -53,13 +53,64 @@ def reference_features(board):
                     threat_cells[side].add(window[stones.index(0)])
     for side in (0, 1):
         counts[side]["threats"] = len(threat_cells[side])
-        # the first player's good rows are 1, 3, 5... counting from 1
-        counts[side]["good_threats"] = sum(1 for _, y in threat_cells[side] if y % 2 == side)
+        # off the 64-bit path (see evaluate.pyx), the lower of two threats in a
+        # column comes first: one above an opponent's threat is not good
+        counts[side]["good_threats"] = sum(
+            1 for x, y in threat_cells[side]
+            if zugzwang_wins(board, side, x, y)
+            and (board.is_bitboard or not any(ox == x and oy < y for ox, oy in threat_cells[1 - side])))
+    # Allis: White's odd threat beats Black's even ones. The side that would
+    # not make the last move of a full board needs a good threat, and with
+    # one it takes the zugzwang over (off the 64-bit path too)
+    last_mover = (cols * rows - 1) % 2
+    if not board.is_bitboard and counts[1 - last_mover]["good_threats"]:
+        counts[last_mover]["good_threats"] = 0
     central = {cols // 2, (cols - 1) // 2}
     for (x, y), stone in grid.items():
         if stone and x in central:
             counts[stone - 1]["central"] += 1
     return tuple(counts)
+
+
+def zugzwang_wins(board, side, x, y):
+    """Whether `side`'s threat on the empty cell (x, y) wins the zugzwang:
+    when every other empty cell is filled, whoever must then play into
+    column x under the threat (or on it, if nothing is under it) decides
+    it, and the game must last until `side` plays the threat."""
+    empty = board.columns * board.rows - board.moves_played
+    moves_left = board.max_moves - board.moves_played
+    playable = y == board.height(x)
+    # the cells of column x the others are filled without: from the one
+    # under the threat up, or from the threat up when it is playable
+    kept = board.rows - y + (0 if playable else 1)
+    before = empty - kept
+    forced = (board.moves_played + before) % 2
+    if playable:
+        return forced == side and before + 1 <= moves_left
+    return forced == 1 - side and before + 2 <= moves_left
+
+
+def test_zugzwang_parity_on_7x6_is_allis_odd_and_even_threats():
+    """On 7x6 the first player's good threats are on rows 1, 3, 5 counting
+    from 1, the second player's on 2, 4, 6, at any point of the game."""
+    for moves in ([], [3], [3, 3, 2], [0, 1, 2, 3, 4, 5, 6]):
+        board = Board.from_moves(moves)
+        for x in range(7):
+            for y in range(board.height(x), 6):
+                assert zugzwang_wins(board, 0, x, y) == (y % 2 == 0)
+                assert zugzwang_wins(board, 1, x, y) == (y % 2 == 1)
+
+
+def test_zugzwang_parity_on_10x9_is_the_other_way_round():
+    """90 cells, 9 rows: filling all but a column's top from row r - 1 up
+    takes 90 - 9 + r - 1 moves, so the first player's good threats are on
+    odd rows (0-based), unlike 7x6: the 10x9 games lost in zugzwang."""
+    board = Board(10, 9, 4)
+    for y in range(9):
+        assert zugzwang_wins(board, 0, 4, y) == (y % 2 == 1)
+        assert zugzwang_wins(board, 1, 4, y) == (y % 2 == 0)
+    # with 6 tokens each the game ends after 12 moves, long before any zugzwang
+    assert not any(zugzwang_wins(Board(10, 9, 4, 6), side, 4, y) for side in (0, 1) for y in range(9))
 
 
 sizes = st.tuples(st.integers(1, 12), st.integers(1, 12), st.integers(1, 6), st.integers(1, 80))

@@ -162,6 +162,36 @@ def test_search_values_and_moves_agree_with_a_plain_solver(size, seed, left):
     assert after == truth
 
 
+def test_a_cut_iterations_move_keeps_the_values_true():
+    """keep_partial plays a move of an iteration the node budget cut, when it
+    beat the last completed one's best: checked against the plain solver,
+    what it calls proven is the exact value and its move keeps it; and it
+    does change the move now and then (else the option would do nothing)."""
+    changed = 0
+    for size in [(5, 4, 3, 10), (6, 5, 3, 8), (5, 5, 4, 12), (6, 5, 4, 15)]:
+        for seed in range(60):
+            for left in (10, 13, 16):
+                board = end_game(*size, seed, left)
+                if board.is_over():
+                    continue
+                memo = {}
+                for nodes in (30, 100, 300, 1000):
+                    plain = Search(tt_log2=12).think(board, Limits(nodes=nodes))
+                    cut = Search(tt_log2=12).think(board, Limits(nodes=nodes), keep_partial=True)
+                    assert cut.move in board.legal_columns()
+                    if cut.move == plain.move:
+                        continue
+                    changed += 1
+                    if cut.proven:
+                        truth = exact_sign(board, memo)
+                        assert sign(cut.score) == truth
+                        board.play(cut.move)
+                        after = 1 if board.winner is not None else -exact_sign(board, memo)
+                        board.undo()
+                        assert after == truth
+    assert changed >= 10
+
+
 @pytest.mark.parametrize("size", [(64, 64, 5, 2048), (128, 128, 6, 100), (20, 20, 5, 200)])
 def test_a_spent_budget_still_gives_a_legal_move_on_large_boards(size):
     board = Board(*size)

@@ -125,6 +125,14 @@ cdef void c_board_grid(Board board, uint8_t* grid) noexcept nogil:
             grid[(col + 1) * height + row + 1] = board.c_cell(col, row)
 
 
+cdef inline void line_steps(int height, int* steps) noexcept nogil:
+    """The four directions of a line on a padded grid of columns `height` cells high."""
+    steps[0] = height       # horizontal
+    steps[1] = 1            # vertical
+    steps[2] = height + 1   # diagonal up-right
+    steps[3] = height - 1   # diagonal down-right
+
+
 cdef void c_count_features(const uint8_t* grid, int columns, int rows,
                            int nlen, int* counts) noexcept nogil:
     """Raw counts for both players on a padded grid: counts[0 .. n) for the
@@ -137,10 +145,7 @@ cdef void c_count_features(const uint8_t* grid, int columns, int rows,
     cdef int mid_low = (columns - 1) // 2, mid_high = columns // 2
     cdef int steps[4]
     cdef int around[8]
-    steps[0] = height       # horizontal
-    steps[1] = 1            # vertical
-    steps[2] = height + 1   # diagonal up-right
-    steps[3] = height - 1   # diagonal down-right
+    line_steps(height, steps)
     around[0] = -height - 1; around[1] = -height; around[2] = -height + 1
     around[3] = -1; around[4] = 1
     around[5] = height - 1; around[6] = height; around[7] = height + 1
@@ -198,10 +203,7 @@ cdef void c_count_windows(const uint8_t* grid, int columns, int rows, int c,
     cdef int col, row, d, step, i, cell, length
     cdef int have[4]
     cdef int steps[4]
-    steps[0] = height       # horizontal
-    steps[1] = 1            # vertical
-    steps[2] = height + 1   # diagonal up-right
-    steps[3] = height - 1   # diagonal down-right
+    line_steps(height, steps)
     memset(counts, 0, 2 * nlen * sizeof(int))
     if c > columns and c > rows:
         return  # no line is long enough (also covers c beyond the cap on L)
@@ -229,47 +231,40 @@ cdef void c_count_windows(const uint8_t* grid, int columns, int rows, int c,
                     cell += step
 
 
-def count_windows(Board board) -> tuple:
-    """Open windows of `board` (see the module docstring): (first player's
-    list, second player's list), L = run_lengths(c) entries each."""
+cdef tuple both_players(Board board, bint windows):
+    """(first player's list, second player's list) of `board`'s feature
+    counts, or with `windows` of its open windows."""
     cdef const Geometry* g = board.c_geometry()
-    cdef int columns = g.columns, rows = g.rows
     cdef int nlen = c_run_lengths(g.c)
-    cdef uint8_t* grid = <uint8_t*>PyMem_Malloc(c_grid_size(columns, rows) * sizeof(uint8_t))
-    cdef int* counts = <int*>PyMem_Malloc(max(1, 2 * nlen) * sizeof(int))
+    cdef int n = nlen if windows else c_feature_count(g.c)
+    cdef uint8_t* grid = <uint8_t*>PyMem_Malloc(c_grid_size(g.columns, g.rows) * sizeof(uint8_t))
+    cdef int* counts = <int*>PyMem_Malloc(max(1, 2 * n) * sizeof(int))
     if not grid or not counts:
         PyMem_Free(grid)
         PyMem_Free(counts)
         raise MemoryError()
     try:
         c_board_grid(board, grid)
-        c_count_windows(grid, columns, rows, g.c, nlen, counts)
-        return ([counts[i] for i in range(nlen)], [counts[nlen + i] for i in range(nlen)])
+        if windows:
+            c_count_windows(grid, g.columns, g.rows, g.c, nlen, counts)
+        else:
+            c_count_features(grid, g.columns, g.rows, nlen, counts)
+        return ([counts[i] for i in range(n)], [counts[n + i] for i in range(n)])
     finally:
         PyMem_Free(grid)
         PyMem_Free(counts)
+
+
+def count_windows(Board board) -> tuple:
+    """Open windows of `board` (see the module docstring): (first player's
+    list, second player's list), L = run_lengths(c) entries each."""
+    return both_players(board, True)
 
 
 def count_features(Board board) -> tuple:
     """Raw feature counts of `board`: (first player's list, second player's list),
     in the layout above, with no difference taken."""
-    cdef const Geometry* g = board.c_geometry()
-    cdef int columns = g.columns, rows = g.rows
-    cdef int nlen = c_run_lengths(g.c)
-    cdef int n = c_feature_count(g.c)
-    cdef uint8_t* grid = <uint8_t*>PyMem_Malloc(c_grid_size(columns, rows) * sizeof(uint8_t))
-    cdef int* counts = <int*>PyMem_Malloc(2 * n * sizeof(int))
-    if not grid or not counts:
-        PyMem_Free(grid)
-        PyMem_Free(counts)
-        raise MemoryError()
-    try:
-        c_board_grid(board, grid)
-        c_count_features(grid, columns, rows, nlen, counts)
-        return ([counts[i] for i in range(n)], [counts[n + i] for i in range(n)])
-    finally:
-        PyMem_Free(grid)
-        PyMem_Free(counts)
+    return both_players(board, False)
 
 
 def feature_vector(Board board, int player) -> list:

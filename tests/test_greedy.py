@@ -103,14 +103,18 @@ def plain_features(grid, columns, rows, c, stone):
     return [out[name] for name in SCALARS] + [x for kind in RUN_KINDS for x in runs[kind]]
 
 
-@given(positions())
-def test_feature_counts_match_a_plain_count(position):
+def assert_counts_match(position, count, plain) -> None:
+    """`count(board)` gives, for each player, what `plain` counts on the reference grid."""
     columns, rows, c, p, moves = position
     game = reference_after(*position)
-    board = Board.from_moves(moves, columns, rows, c, p)
-    first, second = count_features(board)
-    assert first == plain_features(game.grid, columns, rows, c, 1)
-    assert second == plain_features(game.grid, columns, rows, c, 2)
+    first, second = count(Board.from_moves(moves, columns, rows, c, p))
+    assert first == plain(game.grid, columns, rows, c, 1)
+    assert second == plain(game.grid, columns, rows, c, 2)
+
+
+@given(positions())
+def test_feature_counts_match_a_plain_count(position):
+    assert_counts_match(position, count_features, plain_features)
 
 
 def plain_windows(grid, columns, rows, c, stone):
@@ -134,12 +138,7 @@ def plain_windows(grid, columns, rows, c, stone):
 
 @given(positions(max_columns=14, max_rows=12, max_c=12))
 def test_open_windows_match_a_plain_count(position):
-    columns, rows, c, p, moves = position
-    game = reference_after(*position)
-    board = Board.from_moves(moves, columns, rows, c, p)
-    first, second = count_windows(board)
-    assert first == plain_windows(game.grid, columns, rows, c, 1)
-    assert second == plain_windows(game.grid, columns, rows, c, 2)
+    assert_counts_match(position, count_windows, plain_windows)
 
 
 def test_a_run_hemmed_in_short_of_c_has_no_open_window_and_a_gap_has():

@@ -147,21 +147,22 @@ class StrongBot(Bot):
             if clock.exhausted():
                 return False
             board.play(col)
-            done = self.solver.play_value(board, weak=True, max_nodes=clock.nodes_left(),
-                                          time_limit=clock.left(), at_least=floor)
-            clock.nodes += self.solver.nodes
-            if done is None:
-                board.undo()
-                return False
-            move, value = done
-            if depth > 1 and move is not None:
-                board.play(move)
-                if not board.is_over() and not self._solve_replies(board, value, depth - 1, clock):
-                    board.undo()
-                    board.undo()
+            try:
+                done = self.solver.play_value(board, weak=True, max_nodes=clock.nodes_left(),
+                                              time_limit=clock.left(), at_least=floor)
+                clock.nodes += self.solver.nodes
+                if done is None:
                     return False
+                move, value = done
+                if depth > 1 and move is not None:
+                    board.play(move)
+                    try:
+                        if not board.is_over() and not self._solve_replies(board, value, depth - 1, clock):
+                            return False
+                    finally:
+                        board.undo()
+            finally:
                 board.undo()
-            board.undo()
         return True
 
     def _value_at(self, moves: list[int]) -> int | None:

@@ -23,10 +23,10 @@ from libc.math cimport ceil
 from libc.stdint cimport int16_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memchr, memcmp, memcpy, memmove
-from posix.time cimport clock_gettime, timespec, CLOCK_MONOTONIC
 from posix.unistd cimport read, write
 
 from .board cimport Board
+from .clock cimport monotonic
 
 cdef extern from "<poll.h>" nogil:
     cdef struct pollfd:
@@ -48,17 +48,6 @@ OVER, UNASKED, ASKED = C_OVER, C_UNASKED, C_ASKED
 # One read() takes at most this much: a flood is read in pieces like this.
 DEF CHUNK = 65536
 DEF MAX_LINE_TEXT = 8  # bytes of the longest column line the protocol may list
-
-
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
-def monotonic() -> float:
-    """The clock of Channel.readable's `asked` (CLOCK_MONOTONIC, as time.monotonic)."""
-    return _now()
 
 
 cdef bint _poll_in(int fd, int milliseconds) noexcept nogil:
@@ -166,7 +155,7 @@ cdef class Channel:
         # seconds after `asked`: its answer comes sooner than the scheduler's
         # sleep and wake-up would.
         if self.answers_fast:
-            while _now() - asked < spin:
+            while monotonic() - asked < spin:
                 if _poll_in(self.from_player, 0):
                     return True
         return _poll_in(self.from_player, <int>ceil(seconds * 1000.0)) if seconds > 0 else \
@@ -250,7 +239,7 @@ cdef class Channel:
         reads its answer. The column, legal on `board`, if all went well,
         its time in `spent`; else -C_UNASKED, or -C_ASKED with the time since
         the question in `spent` (whatever was read stays in the buffer)."""
-        cdef double started = _now(), asked, wait
+        cdef double started = monotonic(), asked, wait
         cdef char told[16]
         cdef int size, column
         cdef Py_ssize_t end = -1, got
@@ -262,21 +251,21 @@ cdef class Channel:
             if write_all(self.to_player, told, size):
                 return -C_UNASKED  # the referee's own write fails the same way and says why
             self.c_note(last + 1)
-        asked = _now()
+        asked = monotonic()
         while True:
             end = self.c_line_end()
             if end >= 0 or self.length > self.max_line:
                 break
-            wait = asked + patience - _now()
-            if limit >= 0 and started + limit - _now() < wait:
-                wait = started + limit - _now()
+            wait = asked + patience - monotonic()
+            if limit >= 0 and started + limit - monotonic() < wait:
+                wait = started + limit - monotonic()
             if wait <= 0 or not self.c_readable(asked, spin, wait):
                 break
             got = read(self.from_player, self.buffer + self.length, self.capacity - self.length)
             if got <= 0:
                 break  # end of output or an error: the slow path finds it again and says which
             self.length += got
-        spent[0] = _now() - started
+        spent[0] = monotonic() - started
         if end < 0:
             return -C_ASKED
         column = lines.c_column(self.buffer, end)
@@ -285,7 +274,7 @@ cdef class Channel:
             return -C_ASKED  # the line stays in the buffer: the referee reads and judges it
         self.c_consume(end + 1)
         if spin > 0:  # without spinning, how fast it answered is not measured here
-            self.answers_fast = _now() - asked < 2 * spin
+            self.answers_fast = monotonic() - asked < 2 * spin
         self.c_note(-(column + 1))
         return column
 

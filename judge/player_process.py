@@ -17,9 +17,10 @@ import signal
 import subprocess
 import sys
 import threading
+from time import monotonic
 from typing import Callable, Optional, Sequence
 
-from clinea.core.relay import Channel, monotonic
+from clinea.core.relay import Channel
 from clinea.judge import reaper
 
 # A line longer than this is garbage, whatever it says: no column needs it.

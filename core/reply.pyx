@@ -15,7 +15,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from posix.unistd cimport read
 
 from .board cimport Board
-from .relay cimport ColumnLines, column_line, write_all
+from .wire cimport ColumnLines, column_line, write_all
 
 # What reply() returns first: Python takes over with the bytes given back
 # (maybe none); the bot answered something the Board refuses (given back);

@@ -12,7 +12,8 @@ from typing import IO, Optional, Sequence
 
 from clinea import protocol
 from clinea.core import Board
-from clinea.core.relay import ASKED, ColumnLines, relay
+from clinea.core.relay import ASKED, relay
+from clinea.core.wire import ColumnLines
 from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent, spin
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
 

@@ -12,7 +12,7 @@ import sys
 from typing import IO, Callable
 
 from clinea.core import Board, Rules
-from clinea.core.relay import ColumnLines
+from clinea.core.wire import ColumnLines
 from clinea.core.reply import BAD_ANSWER, WRITE_FAILED, reply
 from clinea import protocol
 from clinea.players.bot import Bot, FunctionBot

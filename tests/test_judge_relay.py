@@ -14,7 +14,8 @@ from hypothesis import strategies as st
 
 from clinea import protocol
 from clinea.core import Board
-from clinea.core.relay import ASKED, OVER, UNASKED, Channel, ColumnLines, relay
+from clinea.core.relay import ASKED, OVER, UNASKED, Channel, relay
+from clinea.core.wire import ColumnLines
 from clinea.judge.player_process import MAX_LINE, PlayerProcess
 from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.referee import Clock, referee

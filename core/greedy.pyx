@@ -22,6 +22,21 @@ from .features cimport (
 )
 
 
+cdef int weigh_both(own, other, double** mine, double** theirs, int** counts) except -1:
+    """C copies of the weights `own` and `other` (as long), and room for both
+    players' counts of as many features; the caller frees all three."""
+    cdef Py_ssize_t n = len(own), i
+    mine[0] = <double*>PyMem_Malloc(max(1, n) * sizeof(double))
+    theirs[0] = <double*>PyMem_Malloc(max(1, n) * sizeof(double))
+    counts[0] = <int*>PyMem_Malloc(2 * max(1, n) * sizeof(int))
+    if not mine[0] or not theirs[0] or not counts[0]:
+        raise MemoryError()
+    for i in range(n):
+        mine[0][i] = own[i]
+        theirs[0][i] = other[i]
+    return 0
+
+
 cdef class Greedy(CBot):
     """Greedy(weights, c, opponent_weights=None, windows=None,
     opponent_windows=None): `weights` has feature_count(c) numbers in the
@@ -69,25 +84,11 @@ cdef class Greedy(CBot):
             for name, given in (("window", own_windows), ("opponent window", other_windows)):
                 if len(given) != self.nwin:
                     raise ValueError(f"{len(given)} {name} weights given for c={c}: expected {self.nwin}")
-            self.ww = <double*>PyMem_Malloc(max(1, self.nwin) * sizeof(double))
-            self.vw = <double*>PyMem_Malloc(max(1, self.nwin) * sizeof(double))
-            self.window_counts = <int*>PyMem_Malloc(2 * max(1, self.nwin) * sizeof(int))
-            if not self.ww or not self.vw or not self.window_counts:
-                raise MemoryError()
-            for i in range(self.nwin):
-                self.ww[i] = own_windows[i]
-                self.vw[i] = other_windows[i]
+            weigh_both(own_windows, other_windows, &self.ww, &self.vw, &self.window_counts)
         self.nw = expected
         self.game_c = c
         self.split = opponent_weights is not None
-        self.w = <double*>PyMem_Malloc(max(1, self.nw) * sizeof(double))
-        self.v = <double*>PyMem_Malloc(max(1, self.nw) * sizeof(double))
-        self.counts = <int*>PyMem_Malloc(2 * max(1, self.nw) * sizeof(int))
-        if not self.w or not self.v or not self.counts:
-            raise MemoryError()
-        for i in range(self.nw):
-            self.w[i] = values[i]
-            self.v[i] = others[i]
+        weigh_both(values, others, &self.w, &self.v, &self.counts)
 
     def __dealloc__(self):
         PyMem_Free(self.w)

@@ -183,8 +183,9 @@ class StrongBot(Bot):
         """A move that keeps the position's exact value, or None when the
         position is too far from the end or the time ran out. The win /
         draw / loss value comes first (on 7x6 a book lookup and one search
-        for a move reaching it); the exact distance only while time remains,
-        so a slow exact solve never costs the value."""
+        for a move reaching it; after a reply to our proven move, only a
+        move keeping at least what that move kept); the exact distance only
+        while time remains, so a slow exact solve never costs the value."""
         floor = self._value_at(board.moves()[:-1])
         weak = clock.spent(self.solver.search(board, clock.share(share), weak=True, at_least=floor))
         if not weak.proven:

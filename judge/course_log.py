@@ -21,6 +21,12 @@ def _typed(text: str) -> str:
     return "<type 'int'>" if text.lstrip("-").isdigit() else "<type 'str'>"
 
 
+# The bulk of a transcript: columns told (`> 3`) and answered (`< 3`), each
+# rewritten once here rather than parsed again on every line of every game.
+_COLUMN_LINES = {line: course for column in range(64) for line, course in (
+    (f"> {column}", f"envio <type 'int'>: {column}\n"), (f"< {column}", f"recibo <type 'str'>: {column}\n"))}
+
+
 class CourseTranscript:
     def __init__(self, path: str):
         # line-buffered: each write (a seat's batch of whole lines) reaches the file at once
@@ -45,6 +51,10 @@ class CourseTranscript:
             self.file.write("".join(out))
 
     def _line(self, line: str, out: list[str]) -> None:
+        known = _COLUMN_LINES.get(line)
+        if known is not None and not self.pending:
+            out.append(known)
+            return
         kind, message = line[:2], line[2:]
         if kind == "! ":
             sys.stderr.write(message + "\n")

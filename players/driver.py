@@ -22,6 +22,10 @@ from clinea.protocol import ProtocolError
 EXIT_OK, EXIT_BOT_ERROR, EXIT_PROTOCOL_ERROR = 0, 1, 2
 # The lines the C loop between moves reads itself: the protocol's own column lines.
 COLUMN_LINES = ColumnLines(protocol.COLUMN_LINES)
+# The moves between two lines that need the protocol's parser go through the
+# C loop (clinea.core.reply); the tests turn it off to compare it with the
+# Python path, which does the same line by line.
+REPLY_IN_C = True
 
 
 class _EndOfInput(Exception):
@@ -57,26 +61,24 @@ class _RawLines:
             self.buffer += chunk
 
 
-def _raw_lines(stream: IO[str]) -> _RawLines | None:
-    """`stream`'s lines through its file descriptor; None if it has none."""
+def _descriptor(stream: IO[str]) -> int | None:
+    """`stream`'s file descriptor; None if it has none."""
     try:
-        return _RawLines(stream.fileno())
+        return stream.fileno()
     except (AttributeError, OSError, ValueError):  # io.StringIO and friends: no descriptor
         return None
 
 
-def _descriptor(stream: IO[str]) -> int | None:
-    try:
-        return stream.fileno()
-    except (AttributeError, OSError, ValueError):
-        return None
+def _raw_lines(stream: IO[str]) -> _RawLines | None:
+    """`stream`'s lines through its file descriptor; None if it has none."""
+    fd = _descriptor(stream)
+    return None if fd is None else _RawLines(fd)
 
 
 def _writer(stream: IO[str]) -> Callable[[str], None]:
     """Writes and flushes a line on `stream`: one os.write when it has a descriptor."""
-    try:
-        fd = stream.fileno()
-    except (AttributeError, OSError, ValueError):
+    fd = _descriptor(stream)
+    if fd is None:
         def write(text: str) -> None:
             stream.write(text)
             stream.flush()
@@ -102,10 +104,9 @@ class _Session:
         self.readline = self.lines.readline if self.lines is not None else stdin.readline
         self.write = _writer(stdout)
         self.transcript = transcript
-        # the moves between two lines that need the protocol's parser go through
-        # clinea.core.reply, on the descriptors, when no transcript is kept
+        # the C loop works on the descriptors, and keeps no transcript
         out = _descriptor(stdout)
-        self.replying = self.lines is not None and out is not None and transcript is None
+        self.replying = REPLY_IN_C and self.lines is not None and out is not None and transcript is None
         self.stdout_fd = out
         self.stop_pondering = _overrides(bot, "stop_pondering")
         self.ponder = _overrides(bot, "ponder")

@@ -63,7 +63,7 @@ def run(messages: list[bytes], kind: str, in_c: bool, monkeypatch) -> tuple[int,
         errors = Errors()
         with monkeypatch.context() as patch:
             if not in_c:
-                patch.setattr(driver, "_descriptor", lambda stream: None)
+                patch.setattr(driver, "REPLY_IN_C", False)
             status = serve(make_bot(kind), Descriptor(player_in.fileno()), Descriptor(player_out.fileno()), errors)
         player_out.shutdown(socket.SHUT_WR)
         output = b""

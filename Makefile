@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install run test bench bench-solver bench-judge bench-strength train reproduce reproduce-quick sdist clean
+.PHONY: install run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -78,6 +78,12 @@ bench-strength: install
 
 # The seed's ten-hour genetic run (population 50, 150 generations), in about
 # half a minute on two cores; writes results/genetic.{json,csv,png}.
+# strong's own lines past the 7x6 opening book (players/strong_lines.py):
+# the moves whose proof does not fit in a move's time on a busy machine,
+# worked out once; minutes of CPU. The file ships with the package.
+lines: install
+	$(VENV)/bin/python -m clinea.players.strong_lines --out players/strong_lines_7x6.npz
+
 train: install
 	mkdir -p results
 	$(VENV)/bin/clinea train genetic --population 50 --generations 150 --selection 2 --fitness 2 \

@@ -17,6 +17,7 @@ from clinea.core.timeman import Limits, SearchResult, TimeManager
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
+from clinea.players.strong_lines import StrongLines
 
 #: remaining moves under which an exact solve is tried first (bitboard games
 #: solve far faster than cell-array ones), and the share of the time it gets
@@ -68,6 +69,8 @@ class StrongBot(Bot):
         # the solver's table (2**22 words, 32 MB) is allocated on first use;
         # on 7x6 its opening book makes a solve worth trying from the first move
         self.solver = Solver(22) if solve else None
+        # the hard positions of its own lines past the 7x6 book, loaded with the book
+        self.lines: StrongLines | None = None
         self.last: SearchResult | None = None
         self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
         self.pondering: threading.Thread | None = None
@@ -87,6 +90,8 @@ class StrongBot(Bot):
         self.kept = None
         if self.solver is not None:
             self.solver.prepare(board)
+            if self.solver.uses_book and self.lines is None:
+                self.lines = StrongLines.load()
 
     def _solve_worth_trying(self, board: Board) -> bool:
         if self.solver is None:
@@ -198,13 +203,26 @@ class StrongBot(Bot):
             return None  # lost against perfect play: the search's move gives the opponent most chances to err
         return weak
 
+    def _from_lines(self, board: Board) -> SearchResult | None:
+        """The stored move of a hard position of our own lines (see
+        clinea.players.strong_lines), proven to keep its win or draw."""
+        if self.lines is None and self.solver.uses_book:
+            self.lines = StrongLines.load()  # when no new_game came first
+        stored = self.lines.lookup(board) if self.lines is not None else None
+        if stored is None:
+            return None
+        move, value = stored
+        return SearchResult(move, value, proven=True, weak=True, source="solver")
+
     def choose(self, board: Board) -> int:
         clock = TimeManager(self.limits)
         self.stop_pondering()
         found = None
         solving = self._solve_worth_trying(board)
         if solving:
-            found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
+            found = self._from_lines(board)
+            if found is None:
+                found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
         if found is None:
             if board.is_bitboard:
                 found = clock.spent(self.search.think(board, clock.share()))

@@ -1,0 +1,212 @@
+"""strong's own lines on standard 7x6, worked out once: from every two-move
+opening strong does not lose, with either colour, the positions its play
+reaches against the replies that keep its value (in a draw, every drawing
+reply; in a win, the replies that lose slowest, as a perfect opponent
+plays), with the move that keeps that value: every move of strong's before
+the book's ply, and past it every move of a won line and the draws whose
+proof takes more than MIN_NODES nodes, up to MAX_STONES stones.
+
+Why: the opening book (clinea.core.book) scores every 12-stone position, so
+every move before it is a lookup; the moves at 12 to 18 stones are the ones
+whose proof does not fit in 0.05 s once the machine is busy (measured on the
+lines of opening `4 1`, with a fresh table: a median of 0.81 M nodes at 12
+stones and up to 6.9 M, 0.15 M at 15 stones and up to 1.4 M, under 0.2 M
+past 18). Against a perfect player at 100,000 nodes a move, without the
+lines strong lost the value in games from drawn openings; with the drawn
+lines alone it lost 12 of 98, all from won openings. strong's moves are
+deterministic (the solver's first move in its order that keeps the value)
+and the replies kept are few, so the positions are tens of thousands; the
+moves a line does not store, strong proves in time. A won line is stored
+whole so that strong's moves along it do not depend on whether an exact
+solve (the shortest win) finished in time.
+
+Built by `make lines` (`python -m clinea.players.strong_lines`), about 20
+minutes of CPU; the file ships with the package.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import Optional
+
+import numpy as np
+
+from clinea.core import Board
+from clinea.core.book import BOOK_PLY
+from clinea.core.solver import Solver
+
+LINES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strong_lines_7x6.npz")
+#: how far the lines are followed, and what a proof must cost to be kept
+MAX_STONES = 20
+MIN_NODES = 30_000
+STANDARD = (7, 6, 4, 21)
+
+
+class StrongLines:
+    """The stored positions: `lookup(board)` gives (column, value) or None."""
+
+    def __init__(self, keys: np.ndarray, moves: np.ndarray, values: np.ndarray):
+        # sorted keys searched in place: a dict of them took 0.3 s to build,
+        # before the first move of every game
+        order = np.argsort(keys, kind="stable")
+        self.keys = np.ascontiguousarray(keys[order], dtype=np.uint64)
+        self.moves = moves[order]
+        self.values = values[order]
+
+    def __len__(self) -> int:
+        return len(self.keys)
+
+    @classmethod
+    def load(cls, path: str = LINES_FILE) -> "StrongLines":
+        """The lines in `path`; none if there is no such file (a checkout
+        rebuilding it: strong then proves every move itself)."""
+        try:
+            with np.load(path) as data:
+                return cls(data["keys"], data["moves"], data["values"])
+        except FileNotFoundError:
+            return cls.of({})
+
+    @classmethod
+    def of(cls, kept: dict[int, tuple[int, int]]) -> "StrongLines":
+        """The lines of `build`'s answer."""
+        keys = sorted(kept)
+        return cls(np.array(keys, dtype=np.uint64), np.array([kept[k][0] for k in keys], dtype=np.int8),
+                   np.array([kept[k][1] for k in keys], dtype=np.int8))
+
+    def save(self, path: str) -> None:
+        np.savez_compressed(path, keys=self.keys, moves=self.moves, values=self.values)
+
+    def lookup(self, board: Board) -> Optional[tuple[int, int]]:
+        """(column, win / draw value for the side to move that the column
+        keeps) if `board`, a standard 7x6 position, is stored."""
+        if (board.columns, board.rows, board.c, board.p) != STANDARD:
+            return None
+        key = np.uint64(board.key())
+        at = int(np.searchsorted(self.keys, key))
+        if at == len(self.keys) or self.keys[at] != key:
+            return None
+        return int(self.moves[at]), int(self.values[at])
+
+
+class _Builder:
+    """Walks strong's lines and keeps the positions it needs."""
+
+    def __init__(self, max_stones: int, min_nodes: int):
+        self.max_stones = max_stones
+        self.min_nodes = min_nodes
+        # the replies' values with a warm table; strong's own proofs (cost and
+        # move) with a cold one of strong's size, as a move in a game starts
+        self.values = Solver(23)
+        self.proofs = Solver(22)
+        self.kept: dict[int, tuple[int, int]] = {}
+        self.seen: set[int] = set()
+
+    def strong_to_move(self, board: Board) -> None:
+        key = board.key()
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        if board.moves_played < BOOK_PLY:
+            # strong's exact move there, through the book: kept too, so that
+            # strong follows these lines even when a busy machine cuts its
+            # exact solve short and leaves it the win / draw / loss move
+            move, score = self.values.play_value(board)
+            value = (score > 0) - (score < 0)
+            self.kept[key] = (move, value)
+        else:
+            self.proofs.reset()
+            move, value = self.proofs.play_value(board, weak=True)
+            # a won line is kept whole: which of its moves strong plays
+            # must not depend on whether an exact solve finished in time
+            if value > 0 or self.proofs.nodes > self.min_nodes:
+                self.kept[key] = (move, value)
+            if board.moves_played >= self.max_stones:
+                return
+        if value < 0:
+            return
+        board.play(move)
+        if not board.is_over():
+            self.opponent_to_move(board, value)
+        board.undo()
+
+    def opponent_to_move(self, board: Board, ours: int) -> None:
+        """Follows the replies to strong's move that keep `ours`, strong's
+        value: in a draw, every drawing reply (and strong's move after a
+        reply that loses); in a win, the replies that lose slowest, which a
+        perfect opponent plays."""
+        scores = {}
+        for col in board.legal_columns():
+            board.play(col)
+            if not board.is_over():
+                scores[col] = self.values.solve(board, weak=ours == 0)
+            board.undo()
+        if ours > 0 and scores:
+            slowest = min(scores.values())
+            scores = {col: 1 for col, score in scores.items() if score == slowest}
+        for col, score in scores.items():
+            if score >= 0:
+                board.play(col)
+                self.strong_to_move(board)
+                board.undo()
+
+
+def roots() -> list[tuple[list[int], bool]]:
+    """(opening, whether strong moved first) for every two-move opening of
+    7x6 that strong does not lose, with either colour."""
+    solver = Solver(20)
+    found = []
+    for a in range(7):
+        for b in range(7):
+            first = solver.solve(Board.from_moves([a, b]), weak=True)
+            if first >= 0:
+                found.append(([a, b], True))
+            if first <= 0:
+                found.append(([a, b], False))
+    return found
+
+
+def build(max_stones: int = MAX_STONES, min_nodes: int = MIN_NODES,
+          starts: list[tuple[list[int], bool]] | None = None, show_progress: bool = True) -> dict[int, tuple[int, int]]:
+    """{position key: (column, value)} over strong's lines from `starts`
+    ((moves, whether strong moved first), strong not losing there; default
+    `roots()`)."""
+    from clinea.progress import progress_bar
+    builder = _Builder(max_stones, min_nodes)
+    starts = roots() if starts is None else starts
+    bar = progress_bar(len(starts), unit="opening", desc="strong's lines") if show_progress else None
+    for moves, strong_first in starts:
+        board = Board.from_moves(moves)
+        if (board.side_to_move == 0) == strong_first:
+            builder.strong_to_move(board)
+        else:
+            builder.opponent_to_move(board, -builder.values.solve(board, weak=True))
+        if bar is not None:
+            bar.update()
+    if bar is not None:
+        bar.close()
+    return builder.kept
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
+                                     epilog="example:\n  python -m clinea.players.strong_lines --out /tmp/lines.npz",
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--max-stones", type=int, default=MAX_STONES,
+                        help=f"follow the lines up to this many stones, {BOOK_PLY}..42 (default {MAX_STONES})")
+    parser.add_argument("--min-nodes", type=int, default=MIN_NODES,
+                        help=f"keep positions whose proof takes more nodes than this, 0 or more (default {MIN_NODES})")
+    parser.add_argument("--out", default=LINES_FILE, help=f"the file to write (default {LINES_FILE})")
+    args = parser.parse_args(argv)
+    if not BOOK_PLY <= args.max_stones <= 42:
+        parser.error(f"--max-stones {args.max_stones}: allowed {BOOK_PLY}..42")
+    if args.min_nodes < 0:
+        parser.error(f"--min-nodes {args.min_nodes}: allowed 0 or more")
+    kept = build(args.max_stones, args.min_nodes)
+    StrongLines.of(kept).save(args.out)
+    print(f"{len(kept)} positions to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

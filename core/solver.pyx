@@ -477,7 +477,7 @@ cdef int wide_negamax(Search* s, Wide cur, Wide mask, int n, int alpha, int beta
     cdef Wide possible, opp_win, forced, nonlosing, m, other
     cdef uint64_t key
     cdef int v, i, j, count, score
-    cdef Wide moves[SOLVER_MAX_COLUMNS]
+    cdef int moves[SOLVER_MAX_COLUMNS]   # columns: a Wide each would be a 3 KB frame
     cdef int scores[SOLVER_MAX_COLUMNS]
     if over_budget(s):
         return 0
@@ -532,11 +532,11 @@ cdef int wide_negamax(Search* s, Wide cur, Wide mask, int n, int alpha, int beta
                 moves[j] = moves[j - 1]
                 scores[j] = scores[j - 1]
                 j -= 1
-            moves[j] = m
+            moves[j] = s.order[i]
             scores[j] = score
             count += 1
     for i in range(count):
-        m = moves[i]
+        m = wide_and(nonlosing, s.wide_column[moves[i]])
         if chosen != NULL:
             s.wide_trying = m
         v = -wide_negamax(s, other, wide_or(mask, m), n + 1, -beta, -alpha)

@@ -99,6 +99,12 @@ cdef inline Wide wide_shr(Wide a, int n) noexcept nogil:
     cdef Wide r
     cdef int q = n >> 6, s = n & 63, i
     cdef uint64_t lo, hi
+    if q == 0 and s != 0:
+        # the lines' shifts are short: no word skipped, no shift by 64
+        for i in range(WIDE_WORDS - 1):
+            r.w[i] = (a.w[i] >> s) | (a.w[i + 1] << (64 - s))
+        r.w[WIDE_WORDS - 1] = a.w[WIDE_WORDS - 1] >> s
+        return r
     for i in range(WIDE_WORDS):
         lo = a.w[i + q] if i + q < WIDE_WORDS else 0
         hi = a.w[i + q + 1] if i + q + 1 < WIDE_WORDS else 0
@@ -112,6 +118,11 @@ cdef inline Wide wide_shl(Wide a, int n) noexcept nogil:
     cdef Wide r
     cdef int q = n >> 6, s = n & 63, i
     cdef uint64_t lo, hi
+    if q == 0 and s != 0:
+        for i in range(WIDE_WORDS - 1, 0, -1):
+            r.w[i] = (a.w[i] << s) | (a.w[i - 1] >> (64 - s))
+        r.w[0] = a.w[0] << s
+        return r
     for i in range(WIDE_WORDS):
         hi = a.w[i - q] if i - q >= 0 else 0
         lo = a.w[i - q - 1] if i - q - 1 >= 0 else 0

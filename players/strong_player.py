@@ -26,6 +26,7 @@ SOLVE_REMAINING_BITBOARD = 30
 SOLVE_REMAINING_WIDE = 40
 SOLVE_REMAINING_GENERIC = 12
 SOLVE_SHARE = 0.5
+SOLVE_SHARE_WIDE = 0.5
 #: with the 7x6 opening book the solve nearly always decides, and a search
 #: move just past the book is the one that loses the value (at 300000 nodes
 #: a move against the perfect player, 0.9 lost 8 games of 98; 0.95, 0.8,
@@ -208,7 +209,8 @@ class StrongBot(Bot):
         found = None
         solving = self._solve_worth_trying(board)
         if solving:
-            found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
+            found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book
+                                    else SOLVE_SHARE_WIDE if board.is_wide else SOLVE_SHARE)
         if found is None:
             if board.is_bitboard:
                 found = clock.spent(self.search.think(board, clock.share()))

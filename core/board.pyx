@@ -24,7 +24,7 @@ from .bitboard cimport (
 )
 from .widebits cimport (
     WIDE_BITS, Wide, wide_and, wide_clear, wide_not, wide_or, wide_set,
-    wide_shl, wide_shr, wide_test, wide_zero,
+    wide_test, wide_winning_cells, wide_zero,
 )
 from .rng cimport Rng, rng_next, rng_seed
 
@@ -49,36 +49,6 @@ cdef void _fill_zobrist():
 
 
 _fill_zobrist()
-
-
-cdef Wide wide_winning_cells(const Geometry* g, Wide stones, Wide empty) noexcept nogil:
-    """The empty cells that would complete c in a row of `stones`, all at
-    once (as Pons' winning_position, for any c): a cell wins when, along
-    some direction, the j stones before it and the c - 1 - j after it are
-    all there. No run wraps from one column into the next: it would cross
-    a sentinel bit, never set."""
-    cdef Wide found = wide_zero()
-    cdef Wide left, ones = wide_not(found)
-    cdef Wide right[C_MAX_SIDE]  # right[m]: cells with m stones just after them
-    cdef int shifts[4]
-    cdef bint allowed[4]
-    cdef int d, j, shift, c = g.c
-    shifts[0] = g.stride; shifts[1] = 1; shifts[2] = g.stride + 1; shifts[3] = g.stride - 1
-    allowed[0] = g.horizontal_wins; allowed[1] = g.vertical_wins
-    allowed[2] = g.diagonal_wins; allowed[3] = g.diagonal_wins
-    for d in range(4):
-        if not allowed[d]:
-            continue  # then c exceeds that line's length: c <= C_MAX_SIDE below
-        shift = shifts[d]
-        right[0] = ones
-        for j in range(1, c):
-            right[j] = wide_and(right[j - 1], wide_shr(stones, j * shift))
-        left = ones
-        for j in range(c):
-            if j > 0:
-                left = wide_and(left, wide_shl(stones, j * shift))
-            found = wide_or(found, wide_and(left, right[c - 1 - j]))
-    return wide_and(found, empty)
 
 
 cdef class _Shape:
@@ -301,8 +271,10 @@ cdef class Board:
         if self.wide_wins_ready:
             return
         cdef Wide empty = wide_and(self.g.wide_cells, wide_not(wide_or(self.wide[0], self.wide[1])))
-        self.wide_wins[0] = wide_winning_cells(&self.g, self.wide[0], empty)
-        self.wide_wins[1] = wide_winning_cells(&self.g, self.wide[1], empty)
+        self.wide_wins[0] = wide_winning_cells(self.wide[0], empty, self.g.c, self.g.stride,
+                                               self.g.horizontal_wins, self.g.vertical_wins, self.g.diagonal_wins)
+        self.wide_wins[1] = wide_winning_cells(self.wide[1], empty, self.g.c, self.g.stride,
+                                               self.g.horizontal_wins, self.g.vertical_wins, self.g.diagonal_wins)
         self.wide_wins_ready = True
 
     cdef uint64_t c_key(self) noexcept nogil:

@@ -2,6 +2,7 @@ from libc.stdint cimport uint64_t
 
 from .board cimport Board
 from .book cimport BookView
+from .widebits cimport Wide
 
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
@@ -25,6 +26,11 @@ cdef struct Search:
     uint64_t cells
     int order[SOLVER_MAX_COLUMNS]       # centre-first column order
     uint64_t column_mask[64]            # bitboard path only
+    # the wide path (boards of 65..192 bits, widebits.pxd)
+    bint wide
+    Wide wide_bottom
+    Wide wide_cells
+    Wide wide_column[SOLVER_MAX_COLUMNS]
     # the transposition tables, one word per entry (see tt_get/tt_put):
     # positions with many moves left in `far`, the others in `near`
     Table far
@@ -42,6 +48,8 @@ cdef struct Search:
     bint stop_requested    # set by `Solver.stop` from another thread; cleared by `Solver.resume`
     uint64_t refuted       # root moves the last move search proved below its target (bitboard path)
     uint64_t trying        # the root move it was searching when its budget ran out, else 0
+    Wide wide_refuted      # the same two on the wide path
+    Wide wide_trying
 
 cdef class Solver:
     cdef Search s

@@ -99,6 +99,12 @@ cdef inline Wide wide_shr(Wide a, int n) noexcept nogil:
     cdef Wide r
     cdef int q = n >> 6, s = n & 63, i
     cdef uint64_t lo, hi
+    if q == 0 and s != 0:
+        # the lines' shifts are short: no word skipped, no shift by 64
+        for i in range(WIDE_WORDS - 1):
+            r.w[i] = (a.w[i] >> s) | (a.w[i + 1] << (64 - s))
+        r.w[WIDE_WORDS - 1] = a.w[WIDE_WORDS - 1] >> s
+        return r
     for i in range(WIDE_WORDS):
         lo = a.w[i + q] if i + q < WIDE_WORDS else 0
         hi = a.w[i + q + 1] if i + q + 1 < WIDE_WORDS else 0
@@ -112,6 +118,11 @@ cdef inline Wide wide_shl(Wide a, int n) noexcept nogil:
     cdef Wide r
     cdef int q = n >> 6, s = n & 63, i
     cdef uint64_t lo, hi
+    if q == 0 and s != 0:
+        for i in range(WIDE_WORDS - 1, 0, -1):
+            r.w[i] = (a.w[i] << s) | (a.w[i - 1] >> (64 - s))
+        r.w[0] = a.w[0] << s
+        return r
     for i in range(WIDE_WORDS):
         hi = a.w[i - q] if i - q >= 0 else 0
         lo = a.w[i - q - 1] if i - q - 1 >= 0 else 0
@@ -128,3 +139,88 @@ cdef inline Wide wide_run_starts(Wide stones, int shift, int c) noexcept nogil:
     if length < c:
         stones = wide_and(stones, wide_shr(stones, (c - length) * shift))
     return stones
+
+
+cdef inline Wide wide_add(Wide a, Wide b) noexcept nogil:
+    """a + b with the carry across words (the playable cells are the stones
+    plus the bottom row, and a column may straddle two words)."""
+    cdef Wide r
+    cdef uint64_t carry = 0, sum_
+    cdef int i
+    for i in range(WIDE_WORDS):
+        sum_ = a.w[i] + carry
+        carry = sum_ < carry
+        r.w[i] = sum_ + b.w[i]
+        carry += r.w[i] < sum_
+    return r
+
+
+cdef inline Wide wide_lowest(Wide a) noexcept nogil:
+    """The lowest set bit of `a` alone (zero for zero)."""
+    cdef Wide r = wide_zero()
+    cdef int i
+    for i in range(WIDE_WORDS):
+        if a.w[i]:
+            r.w[i] = a.w[i] & (~a.w[i] + 1)
+            break
+    return r
+
+
+cdef inline bint wide_several(Wide a) noexcept nogil:
+    """Whether `a` has two bits set or more."""
+    cdef int i, seen = 0
+    for i in range(WIDE_WORDS):
+        if a.w[i]:
+            if seen or a.w[i] & (a.w[i] - 1):
+                return True
+            seen = 1
+    return False
+
+
+cdef inline int wide_lowest_index(Wide a) noexcept nogil:
+    """The index of the lowest set bit of `a`, -1 for zero."""
+    cdef int i, j
+    for i in range(WIDE_WORDS):
+        if a.w[i]:
+            j = 0
+            while not (a.w[i] >> j) & 1:
+                j += 1
+            return 64 * i + j
+    return -1
+
+
+cdef enum:
+    WIDE_MAX_RUN = 128  # c at most: a board's side (MAX_SIDE of the rules)
+
+
+cdef inline Wide wide_winning_cells(Wide stones, Wide empty, int c, int stride, bint horizontal,
+                                    bint vertical, bint diagonal) noexcept nogil:
+    """The empty cells that would complete c in a row of `stones`, all at
+    once (as Pons' winning_position, for any c): a cell wins when, along
+    some direction, the j stones before it and the c - 1 - j after it are
+    all there. No run wraps from one column into the next: it would cross
+    a sentinel bit, never set. The flags say which directions have room
+    for c (which keeps c <= WIDE_MAX_RUN below). Shared by the Board's
+    threats and the solver's wide path, which calls it at every node."""
+    cdef Wide found = wide_zero()
+    cdef Wide left, ones = wide_not(found)
+    cdef Wide right[WIDE_MAX_RUN]  # right[m]: cells with m stones just after them
+    cdef int shifts[4]
+    cdef bint allowed[4]
+    cdef int d, j, shift
+    shifts[0] = stride; shifts[1] = 1; shifts[2] = stride + 1; shifts[3] = stride - 1
+    allowed[0] = horizontal; allowed[1] = vertical
+    allowed[2] = diagonal; allowed[3] = diagonal
+    for d in range(4):
+        if not allowed[d]:
+            continue
+        shift = shifts[d]
+        right[0] = ones
+        for j in range(1, c):
+            right[j] = wide_and(right[j - 1], wide_shr(stones, j * shift))
+        left = ones
+        for j in range(c):
+            if j > 0:
+                left = wide_and(left, wide_shl(stones, j * shift))
+            found = wide_or(found, wide_and(left, right[c - 1 - j]))
+    return wide_and(found, empty)

@@ -6,6 +6,8 @@ import subprocess
 import sys
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clinea.core import Board
 from clinea.core.solver import Solver
@@ -324,3 +326,92 @@ def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
 def test_play_value_gives_up_when_the_budget_runs_out():
     board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
     assert Solver(16).play_value(board, weak=True, max_nodes=1000) is None
+
+
+# Boards of 65..192 bits (columns * (rows + 1)), searched on the wide path:
+# columns straddling the words, exactly three words (12x15), one row (no
+# vertical or diagonal lines), two columns (no horizontal line), and the
+# strength benchmark's three boards.
+WIDE_SHAPES = [(9, 8), (10, 9), (14, 12), (8, 8), (7, 9), (12, 15), (33, 1), (2, 63), (16, 11)]
+
+
+def quiet_position(columns: int, rows: int, c: int, p: int | None, left: int, seed: int) -> Board | None:
+    """A random game stopped `left` moves before its end, never playing a
+    winning move (random games on big boards end long before): None if it
+    ended anyway."""
+    rng = random.Random(seed)
+    board = Board(columns, rows, c, p)
+    while board.max_moves - board.moves_played > left:
+        quiet = [col for col in board.legal_columns() if not board.is_winning_move(col)]
+        if not quiet:
+            return None
+        board.play(rng.choice(quiet))
+    return None if board.is_over() else board
+
+
+@settings(max_examples=60)
+@given(st.sampled_from(WIDE_SHAPES), st.integers(3, 6), st.integers(0, 2**32), st.integers(1, 6))
+def test_wide_path_matches_the_reference(shape, c, seed, left):
+    columns, rows = shape
+    p = columns * rows // 2 - 1 if (columns * rows) % 2 == 0 else None
+    board = quiet_position(columns, rows, c, p, left, seed)
+    if board is None:
+        return
+    assert board.is_wide
+    reference = ReferenceSolver(columns, rows, c, p)
+    expected = reference.solve(board.moves())
+    solver = Solver(16)
+    assert solver.solve(board) == expected, board.moves()
+    assert solver.solve(board, weak=True) == sign(expected), board.moves()
+    for weak in (False, True):
+        col, value = solver.play_value(board, weak=weak)
+        assert value == (sign(expected) if weak else expected), (board.moves(), weak)
+        if col is None:
+            assert weak and expected < 0
+            continue
+        kept = score_after(reference, board.copy(), col)
+        assert (sign(kept) if weak else kept) == value, (board.moves(), col, weak)
+
+
+@settings(max_examples=40)
+@given(st.sampled_from([(9, 8, 5), (10, 9, 4), (14, 12, 6), (8, 8, 3), (12, 15, 4), (33, 1, 3)]),
+       st.integers(0, 2**32), st.integers(7, 16))
+def test_wide_path_matches_the_generic_path_further_from_the_end(game, seed, left):
+    # past the Python reference's reach: the generic path, which shares
+    # nothing with the wide one but the table's bound logic, within a budget
+    board = quiet_position(*game, None, left, seed)
+    if board is None:
+        return
+    wide, generic = Solver(18), Solver(18, force_generic=True)
+    expected = generic.solve(board, weak=True, max_nodes=200_000)
+    if expected is not None:
+        assert wide.solve(board, weak=True) == expected, board.moves()
+    exact = generic.solve(board, max_nodes=200_000)
+    if exact is not None:
+        assert wide.solve(board) == exact, board.moves()
+
+
+def test_a_wide_move_search_cut_short_names_only_moves_proved_below_the_score():
+    # 9x8 c5 positions of a game strong lost to MCTS (after 45 moves, a win
+    # it threw away, 27 cells left): what a budgeted search calls refuted loses the
+    # win, and the column it was trying is legal and not among them
+    moves = [4, 4, 3, 4, 2, 5, 4, 4, 5, 4, 5, 0, 2, 4, 2, 2, 1, 4, 7, 2, 2, 2, 7, 2, 0, 0, 8, 1, 8,
+              1, 8, 1, 1, 8, 8, 3, 6, 5, 6, 5, 6, 0, 5, 5, 0, 5, 1, 6, 6]
+    solver, truth = Solver(18), Solver(20)
+    checked = 0
+    for stop in range(41, len(moves) + 1, 2):
+        board = Board.from_moves(moves[:stop], 9, 8, 5)
+        value = truth.solve(board, weak=True)
+        for budget in (300, 3_000, 30_000):
+            solver.reset()
+            found = solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None)
+            if found is not None:
+                continue
+            for col in solver.refuted:
+                checked += 1
+                board.play(col)
+                assert board.is_over() or -truth.solve(board, weak=True) < value, (stop, col)
+                board.undo()
+            if solver.trying is not None:
+                assert board.can_play(solver.trying) and solver.trying not in solver.refuted
+    assert checked > 0

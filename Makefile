@@ -82,7 +82,7 @@ bench-strength: install
 # the moves whose proof does not fit in a move's time on a busy machine,
 # worked out once; minutes of CPU. The file ships with the package.
 lines: install
-	$(VENV)/bin/python -m clinea.players.strong_lines --out players/strong_lines_7x6.npz
+	$(VENV)/bin/python -m clinea.players.strong_lines --out players/strong_lines_7x6.bin
 
 train: install
 	mkdir -p results

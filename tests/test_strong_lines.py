@@ -2,6 +2,7 @@
 solver gives the position, the builder keeps strong's own moves and the hard
 proofs of its lines, and strong plays a stored move without a search."""
 import random
+import zlib
 
 import pytest
 
@@ -79,14 +80,17 @@ def test_the_shipped_lines_keep_the_value_along_strongs_drawn_lines():
     assert checked >= 6  # the walks reach stored positions: they are strong's lines
 
 
-def test_the_builder_keeps_strongs_moves_and_the_hard_proofs_with_moves_that_keep_their_value():
+def test_the_builder_keeps_strongs_moves_and_the_hard_proofs_with_moves_that_keep_their_value(tmp_path):
     # a drawn line of opening 4 1 two moves before the book's ply, strong to
     # move: a proof at 12 stones there takes up to 3.4 M nodes
     start = [4, 1, 3, 5, 1, 3, 3, 3, 3, 4]
     kept = build(max_stones=13, min_nodes=100_000, starts=[(start, True)], show_progress=False)
+    # what is saved is what is loaded
+    StrongLines.of(kept).save(str(tmp_path / "lines.bin"))
+    lines = StrongLines.load(str(tmp_path / "lines.bin"))
+    assert len(lines) == len(kept)
     # the stored positions the walks along the lines reach: the moves before
     # the book's ply are strong's exact ones, past it the draws kept are hard
-    lines = StrongLines.of(kept)
     found = {}
     rng = random.Random(1)
     for _ in range(4):
@@ -114,6 +118,13 @@ def test_strong_plays_a_stored_move_without_searching():
     assert bot.choose(board.copy()) == move
     assert bot.last.proven and bot.last.score == value
     assert bot.kept == (board.moves() + [move], value)
+
+
+def test_a_file_of_something_else_is_refused_with_its_name(tmp_path):
+    path = tmp_path / "lines.bin"
+    path.write_bytes(zlib.compress(b"not lines"))
+    with pytest.raises(ValueError, match="lines.bin: not a file of strong's lines"):
+        StrongLines.load(str(path))
 
 
 @pytest.mark.parametrize("size", [(9, 8, 5, 36), (7, 6, 4, 10), (6, 7, 4, 21)])

@@ -241,6 +241,41 @@ cdef inline int narrow_window(Search* s, uint64_t key, int n, int lo, int hi,
     return OPEN
 
 
+cdef struct Bisection:
+    int lo   # the score is known to be in [lo, hi]
+    int hi
+    int med  # the null window probed: is the score above med?
+
+
+cdef inline Bisection score_window(int lo, int hi, bint weak) noexcept nogil:
+    """The bisection of a solve over [lo, hi], or over its sign's when weak."""
+    cdef Bisection b
+    b.lo = -1 if weak and lo < -1 else lo
+    b.hi = 1 if weak and hi > 1 else hi
+    b.med = 0
+    return b
+
+
+cdef inline bint next_probe(Bisection* b) noexcept nogil:
+    """Whether the score is still open; if so `b.med` is the next probe's."""
+    if b.lo >= b.hi:
+        return False
+    b.med = probe_score(b.lo, b.hi)
+    return True
+
+
+cdef inline void narrow_to(Bisection* b, int r) noexcept nogil:
+    """What the probe at `b.med` answered."""
+    if r <= b.med:
+        b.hi = r
+    else:
+        b.lo = r
+
+
+cdef inline int bisected_score(const Bisection* b, bint weak) noexcept nogil:
+    return ((b.lo > 0) - (b.lo < 0)) if weak else b.lo
+
+
 cdef inline int probe_score(int lo, int hi) noexcept nogil:
     """The next null window of the bisection on [lo, hi], biased towards 0,
     where most scores lie (short wins and draws are found first)."""
@@ -428,28 +463,17 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
 cdef int bb_solve(Search* s, uint64_t cur, uint64_t mask, int n, bint weak) noexcept nogil:
     """Score (weak: its sign) of a position whose game is not over."""
     cdef uint64_t possible = (mask + s.bottom) & s.cells
-    cdef int lo, hi, med, r
+    cdef Bisection window
     if winning_cells(s, cur, mask) & possible:
         return 1 if weak else win_now(s, n)
     if n + 1 >= s.max_moves:
         return 0
-    lo = lower_bound(s, n, 1)
-    hi = upper_bound(s, n)
-    if weak:
-        lo = -1 if lo < -1 else lo
-        hi = 1 if hi > 1 else hi
-    while lo < hi:
-        med = probe_score(lo, hi)
-        r = bb_negamax(s, cur, mask, n, med, med + 1)
+    window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak)
+    while next_probe(&window):
+        narrow_to(&window, bb_negamax(s, cur, mask, n, window.med, window.med + 1))
         if s.aborted:
             return 0
-        if r <= med:
-            hi = r
-        else:
-            lo = r
-    if weak:
-        return (lo > 0) - (lo < 0)
-    return lo
+    return bisected_score(&window, weak)
 
 
 # ------------------------------------------------------------- wide path
@@ -566,28 +590,17 @@ cdef int wide_negamax(Search* s, Wide cur, Wide mask, int n, int alpha, int beta
 cdef int wide_solve(Search* s, Wide cur, Wide mask, int n, bint weak) noexcept nogil:
     """bb_solve on the wide path."""
     cdef Wide possible = wide_and(wide_add(mask, s.wide_bottom), s.wide_cells)
-    cdef int lo, hi, med, r
+    cdef Bisection window
     if wide_any(wide_and(wide_winning(s, cur, mask), possible)):
         return 1 if weak else win_now(s, n)
     if n + 1 >= s.max_moves:
         return 0
-    lo = lower_bound(s, n, 1)
-    hi = upper_bound(s, n)
-    if weak:
-        lo = -1 if lo < -1 else lo
-        hi = 1 if hi > 1 else hi
-    while lo < hi:
-        med = probe_score(lo, hi)
-        r = wide_negamax(s, cur, mask, n, med, med + 1)
+    window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak)
+    while next_probe(&window):
+        narrow_to(&window, wide_negamax(s, cur, mask, n, window.med, window.med + 1))
         if s.aborted:
             return 0
-        if r <= med:
-            hi = r
-        else:
-            lo = r
-    if weak:
-        return (lo > 0) - (lo < 0)
-    return lo
+    return bisected_score(&window, weak)
 
 
 # ----------------------------------------------------------- generic path
@@ -629,24 +642,12 @@ cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
 
 cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
     cdef int n = b.moves_played
-    cdef int lo = lower_bound(s, n, 1)
-    cdef int hi = win_now(s, n)
-    cdef int med, r
-    if weak:
-        lo = -1 if lo < -1 else lo
-        hi = 1 if hi > 1 else hi
-    while lo < hi:
-        med = probe_score(lo, hi)
-        r = gen_negamax(s, b, med, med + 1)
+    cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak)
+    while next_probe(&window):
+        narrow_to(&window, gen_negamax(s, b, window.med, window.med + 1))
         if s.aborted:
             return 0
-        if r <= med:
-            hi = r
-        else:
-            lo = r
-    if weak:
-        return (lo > 0) - (lo < 0)
-    return lo
+    return bisected_score(&window, weak)
 
 
 # ---------------------------------------------------------------- Python

@@ -298,6 +298,20 @@ def test_play_value_moves_keep_the_score_or_a_known_lower_bound(game):
                     assert (sign(kept) if weak else kept) == value, (moves, col, weak)
 
 
+def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int) -> int:
+    """After `solver`'s move search on `board` ran out of budget: every
+    column it `refuted` scores below `value` (by `truth`), and the column it
+    was `trying` is legal and not among them. How many columns it checked."""
+    for col in solver.refuted:
+        assert not board.is_winning_move(col), (board.moves(), col)
+        board.play(col)
+        assert -truth.solve(board, weak=True) < value, (board.moves(), col)
+        board.undo()
+    if solver.trying is not None:
+        assert board.can_play(solver.trying) and solver.trying not in solver.refuted
+    return len(solver.refuted)
+
+
 def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
     # standard positions with known scores: the columns `refuted` once a
     # budget ran out score below the position (checked by unbudgeted
@@ -312,14 +326,7 @@ def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
             found = solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None)
             if found is not None:
                 continue
-            for col in solver.refuted:
-                checked += 1
-                assert not board.is_winning_move(col), (moves, col)
-                board.play(col)
-                assert -truth.solve(board, weak=True) < value, (moves, col)
-                board.undo()
-            if solver.trying is not None:
-                assert board.can_play(solver.trying) and solver.trying not in solver.refuted
+            checked += check_cut_search(solver, truth, board, value)
     assert checked > 0
 
 
@@ -407,11 +414,5 @@ def test_a_wide_move_search_cut_short_names_only_moves_proved_below_the_score():
             found = solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None)
             if found is not None:
                 continue
-            for col in solver.refuted:
-                checked += 1
-                board.play(col)
-                assert board.is_over() or -truth.solve(board, weak=True) < value, (stop, col)
-                board.undo()
-            if solver.trying is not None:
-                assert board.can_play(solver.trying) and solver.trying not in solver.refuted
+            checked += check_cut_search(solver, truth, board, value)
     assert checked > 0

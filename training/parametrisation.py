@@ -13,7 +13,16 @@
            (own - opponent): 4 + 5 L numbers. Ours, not the report's: it
            sees where c in a row can still be made, gaps included;
   report-windows  the report's, then L window weights for the player's own
-           windows and L for the opponent's: 4 + 10 L numbers.
+           windows and L for the opponent's: 4 + 10 L numbers;
+  monotone-windows  the four scalars, then L steps of the player's own window
+           weights and L of the opponent's: 4 + 2 L numbers, no run features
+           (their weights are 0). Step g in [-1, 1] raises the weight of
+           windows holding one token more by (g + 1) / (2 L), so a window
+           never weighs less than one holding fewer tokens, and the weights
+           stay in [0, 1]. On 14x12 c = 10 any such player tried beats random
+           (window weights n / L, (n / L)^2 or (n / L)^3: 2000 games of 2000
+           each), while free window weights beside the run features leave
+           the genetic algorithm among players that draw 3-5 % of the time.
 
 The lengths differ for every c, so a vector's length tells its
 parametrisation and the games need no other flag.
@@ -25,7 +34,7 @@ from typing import Sequence
 from clinea.core.features import feature_count, run_lengths
 from clinea.players.weights import Weights
 
-NAMES = ("clinea", "report", "windows", "report-windows")
+NAMES = ("clinea", "report", "windows", "report-windows", "monotone-windows")
 SCALARS = 4
 
 
@@ -39,6 +48,8 @@ def length(name: str, c: int) -> int:
         return feature_count(c) + run_lengths(c)
     if name == "report-windows":
         return feature_count(c) + 6 * run_lengths(c)
+    if name == "monotone-windows":
+        return SCALARS + 2 * run_lengths(c)
     raise ValueError(f"parametrisation {name!r} is unknown: allowed {', '.join(NAMES)}")
 
 
@@ -63,6 +74,11 @@ def to_weights(values: Sequence[float], c: int, info: dict | None = None) -> Wei
         return Weights(values, c, info or {})
     if name == "windows":
         return Weights(values[:count], c, info or {}, windows=values[count:])
+    if name == "monotone-windows":
+        nlen = run_lengths(c)
+        flat = scalars + [0.0] * runs
+        own_steps, their_steps = values[SCALARS:SCALARS + nlen], values[SCALARS + nlen:]
+        return Weights(flat, c, info or {}, Weights(flat, c, windows=_rising(their_steps)), _rising(own_steps))
     own = scalars + values[SCALARS:SCALARS + runs]
     opponent = scalars + values[SCALARS + runs:SCALARS + 2 * runs]
     if name == "report":
@@ -96,6 +112,8 @@ def vector(weights: Weights, name: str, c: int) -> list[float]:
         return own
     if name == "windows":
         return own + windows
+    if name == "monotone-windows":
+        return _monotone_vector(weights, own, c)
     opponent = weights.opponent if weights.opponent is not None else weights
     theirs = opponent.for_c(c)
     if name == "report":
@@ -103,3 +121,39 @@ def vector(weights: Weights, name: str, c: int) -> list[float]:
             raise ValueError("these weights count open windows: the report parametrisation has none")
         return own + theirs[SCALARS:]
     return own + theirs[SCALARS:] + windows + (opponent.windows_for_c(c) or windows)
+
+
+def _rising(steps: Sequence[float]) -> list[float]:
+    """Window weights from monotone-windows steps: each step g adds (g + 1) / (2 L)."""
+    weights, total = [], 0.0
+    for g in steps:
+        total += (g + 1) / (2 * len(steps))
+        weights.append(min(total, 1.0))  # rounding must not push the last past the allowed 1
+    return weights
+
+
+def _steps(windows: Sequence[float], name: str) -> list[float]:
+    """The monotone-windows steps of rising window weights; ValueError when they do not rise by 0 to 1 / L."""
+    nlen, steps, before = len(windows), [], 0.0
+    for n, weight in enumerate(windows, 1):
+        rise = (weight - before) * nlen
+        if not -1e-9 <= rise <= 1 + 1e-9:
+            raise ValueError(f"{name} window weight {n} rises by {weight - before:g} from the one before: "
+                             f"monotone-windows allows 0..{1 / nlen:g}")
+        steps.append(min(1.0, max(-1.0, 2 * rise - 1)))
+        before = weight
+    return steps
+
+
+def _monotone_vector(weights: Weights, own: list[float], c: int) -> list[float]:
+    """`weights` as a monotone-windows vector, when they are one: run weights
+    0, window weights rising, the opponent's scalars the player's own."""
+    opponent = weights.opponent if weights.opponent is not None else weights
+    theirs = opponent.for_c(c)
+    if any(own[SCALARS:]) or any(theirs[SCALARS:]) or theirs[:SCALARS] != own[:SCALARS]:
+        raise ValueError("these weights weigh run features (or the opponent's scalars apart): "
+                         "monotone-windows has neither")
+    mine, their_windows = weights.windows_for_c(c), opponent.windows_for_c(c)
+    if mine is None or their_windows is None:
+        raise ValueError("these weights count no open windows: monotone-windows weighs nothing else")
+    return own[:SCALARS] + _steps(mine, "the player's") + _steps(their_windows, "the opponent's")

@@ -111,8 +111,8 @@ ROWS = [
         settings={**GA_REPORT, "seeded": True, "elite_never_mutates": True, "parametrisation": "report",
                   "fitness": "random", "external_games": 10},
         quick={**GA_QUICK}),
-    Row("hand-made", "hand-made weights (report's parametrisation plus open windows; the opponent weighed by its windows)",
-        100.0, "hand-made"),
+    Row("hand-made", "hand-made weights (report's parametrisation plus open windows; "
+        "the opponent weighed by its windows)", 100.0, "hand-made"),
     Row("grid-c", "grid search, rule c (report's): better against randomized minimax over 100 games", 95.0,
         "grid", settings={"rule": "c", "games": 50, "step": 0.2, "sweeps": 1},
         quick={"games": 2, "step": 1.0, "order": [4, 5]}),

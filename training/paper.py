@@ -51,8 +51,8 @@ HAND_MADE = Weights(Weights.from_groups(_OWN, 4).values, 4, {"made_by": "hand"},
 # dead lines. Not-won games against random, 1000 games a colour per seed on
 # seeds none of the table's: 104 in 400,000 (seeds 200-399) with the
 # opponent's runs weighed as in HAND_MADE and one's own windows at 0.3, 34
-# with these weights; on seeds 500-699, checked once the choice was made, 86
-# against 45. About one game in 10,000 is still lost: endgame squeezes (the
+# with these weights (picked there among three close variants); on seeds
+# 500-699, checked once the choice was made, 86 against 45. About one game in 10,000 is still lost: endgame squeezes (the
 # opponent's three-token window waits over the last open column) and forks
 # built in one move, which a one-ply player cannot see coming, so 6,000
 # games without a loss are about an even chance, not a certainty.

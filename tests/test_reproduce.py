@@ -84,7 +84,7 @@ def test_split_weights_play_as_a_plain_scoring_of_the_features(board, seed):
 
 
 @settings(max_examples=40, deadline=None)
-@given(boards(max_side=7), st.integers(0, 2 ** 32), st.sampled_from(["windows", "report-windows"]))
+@given(boards(max_side=7), st.integers(0, 2 ** 32), st.sampled_from(["windows", "report-windows", "monotone-windows"]))
 def test_window_weights_play_as_a_plain_scoring_of_features_and_windows(board, seed, name):
     if board.is_over():
         return
@@ -97,6 +97,33 @@ def test_window_weights_play_as_a_plain_scoring_of_features_and_windows(board, s
     assert greedy(vector, board.c).choose(board) == expected
     # the vector survives the trip through its weights
     assert parametrisation.vector(weights, name, board.c) == pytest.approx(vector)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(2, 12), st.integers(0, 2 ** 32))
+def test_monotone_window_weights_never_fall_with_more_tokens_and_weigh_nothing_else(c, seed):
+    rng = random.Random(seed)
+    nlen = c - 1
+    steps = [rng.choice([-1.0, 1.0, rng.uniform(-1, 1)]) for _ in range(2 * nlen)]
+    vector = steps
+    assert parametrisation.length("monotone-windows", c) == len(vector)
+    weights = parametrisation.to_weights(vector, c)
+    for windows, own_steps in ((weights.windows, steps[:nlen]), (weights.opponent.windows, steps[nlen:])):
+        rises = [b - a for a, b in zip([0.0] + windows, windows)]
+        assert all(rise >= 0 for rise in rises) and 0 <= windows[-1] <= 1
+        # each step adds (g + 1) / (2 L): -1 adds nothing, 1 adds 1 / L
+        assert rises == pytest.approx([(g + 1) / (2 * nlen) for g in own_steps])
+    assert not any(weights.values) and not any(weights.opponent.values)
+
+
+def test_monotone_windows_refuses_weights_it_cannot_hold():
+    falling = Weights([0.0] * feature_count(4), 4, windows=[0.3, 0.0, 0.3])
+    with pytest.raises(ValueError, match="the player's window weight 2 rises by -0.3 .* allows 0..0.333333"):
+        parametrisation.vector(falling, "monotone-windows", 4)
+    with pytest.raises(ValueError, match="weigh scalar or run features"):
+        parametrisation.vector(Weights.default(), "monotone-windows", 4)
+    with pytest.raises(ValueError, match="count no open windows"):
+        parametrisation.vector(Weights([0.0] * feature_count(4), 4), "monotone-windows", 4)
 
 
 def test_the_report_vector_has_28_numbers_and_reduces_to_ours_when_both_sides_weigh_alike():
@@ -114,7 +141,8 @@ def test_the_report_vector_has_28_numbers_and_reduces_to_ours_when_both_sides_we
             break
         assert alike.choose(board) == split.choose(board)
         board.play(alike.choose(board))
-    with pytest.raises(ValueError, match="17 weights for c=4: expected 16 .clinea., 28 .report., 19 .windows., 34 .report-windows."):
+    with pytest.raises(ValueError, match="17 weights for c=4: expected 16 .clinea., 28 .report., 19 .windows., "
+                                         "34 .report-windows., 6 .monotone-windows."):
         parametrisation.player_weights([0.0] * 17, 4)
 
 
@@ -239,6 +267,7 @@ def test_the_hand_made_player_blocks_what_forks_grow_from(moves, blocks):
     centre; the hand-made row blocks."""
     board = Board.from_moves(moves)
     assert greedy(paper.hand_made(4), 4).choose(board) in blocks
+    assert greedy(paper.hand_made_with_windows(4), 4).choose(board) in blocks
     assert greedy(Weights.default().for_c(4), 4).choose(board) not in blocks
 
 

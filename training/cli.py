@@ -84,6 +84,8 @@ def _parametrisation(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--parametrisation", choices=parametrisation.NAMES, default="clinea",
                         help="clinea: one weight per feature on (own - opponent), 16 for c = 4; report: the "
                              "report's player, own and opponent's run features weighed apart, 28 for c = 4 "
+                             "; windows, report-windows: the same plus open-window weights; monotone-windows: "
+                             "window weights only, rising with the tokens held, 2 (c - 1) steps "
                              "(default clinea)")
 
 

@@ -33,7 +33,7 @@ from array import array
 from bisect import bisect_left
 from typing import Optional
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.core.book import BOOK_PLY
 from clinea.core.solver import Solver
 
@@ -41,7 +41,7 @@ LINES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strong_li
 #: how far the lines are followed, and what a proof must cost to be kept
 MAX_STONES = 20
 MIN_NODES = 30_000
-STANDARD = (7, 6, 4, 21)
+STANDARD = Rules()  # 7x6, c = 4, 21 tokens each: the game of the opening book
 
 
 class StrongLines:
@@ -95,7 +95,7 @@ class StrongLines:
     def lookup(self, board: Board) -> Optional[tuple[int, int]]:
         """(column, win / draw value for the side to move that the column
         keeps) if `board`, a standard 7x6 position, is stored."""
-        if (board.columns, board.rows, board.c, board.p) != STANDARD:
+        if board.rules != STANDARD:
             return None
         key = board.key()
         at = bisect_left(self.keys, key)
@@ -210,7 +210,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-stones", type=int, default=MAX_STONES,
                         help=f"follow the lines up to this many stones, {BOOK_PLY}..42 (default {MAX_STONES})")
     parser.add_argument("--min-nodes", type=int, default=MIN_NODES,
-                        help=f"keep positions whose proof takes more nodes than this, 0 or more (default {MIN_NODES})")
+                        help=f"keep the draws past the book whose proof takes more nodes than this, 0 or more "
+                             f"(default {MIN_NODES})")
     parser.add_argument("--out", default=LINES_FILE, help=f"the file to write (default {LINES_FILE})")
     args = parser.parse_args(argv)
     if not BOOK_PLY <= args.max_stones <= 42:

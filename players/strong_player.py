@@ -27,7 +27,6 @@ SOLVE_REMAINING_BITBOARD = 30
 SOLVE_REMAINING_WIDE = 40
 SOLVE_REMAINING_GENERIC = 12
 SOLVE_SHARE = 0.5
-SOLVE_SHARE_WIDE = 0.5
 #: with the 7x6 opening book the solve nearly always decides, and a search
 #: move just past the book is the one that loses the value (at 300000 nodes
 #: a move against the perfect player, 0.9 lost 8 games of 98; 0.95, 0.8,
@@ -73,7 +72,7 @@ class StrongBot(Bot):
         # the solver's table (2**22 words, 32 MB) is allocated on first use;
         # on 7x6 its opening book makes a solve worth trying from the first move
         self.solver = Solver(22) if solve else None
-        # the hard positions of its own lines past the 7x6 book, loaded with the book
+        # its own lines on 7x6 (see _stored_lines)
         self.lines: StrongLines | None = None
         self.last: SearchResult | None = None
         self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
@@ -94,8 +93,7 @@ class StrongBot(Bot):
         self.kept = None
         if self.solver is not None:
             self.solver.prepare(board)
-            if self.solver.uses_book and self.lines is None:
-                self.lines = StrongLines.load()
+            self._stored_lines()
 
     def _solve_worth_trying(self, board: Board) -> bool:
         if self.solver is None:
@@ -208,12 +206,17 @@ class StrongBot(Bot):
             return None  # lost against perfect play: the search's move gives the opponent most chances to err
         return weak
 
-    def _from_lines(self, board: Board) -> SearchResult | None:
-        """The stored move of a hard position of our own lines (see
-        clinea.players.strong_lines), proven to keep its win or draw."""
+    def _stored_lines(self) -> StrongLines | None:
+        """Our own lines (clinea.players.strong_lines), loaded once the game
+        is the one the book covers: at new_game, before the first move's clock."""
         if self.lines is None and self.solver.uses_book:
-            self.lines = StrongLines.load()  # when no new_game came first
-        stored = self.lines.lookup(board) if self.lines is not None else None
+            self.lines = StrongLines.load()
+        return self.lines
+
+    def _from_lines(self, board: Board) -> SearchResult | None:
+        """The move our own lines store for `board`, proven to keep its win or draw."""
+        lines = self._stored_lines()
+        stored = lines.lookup(board) if lines is not None else None
         if stored is None:
             return None
         move, value = stored
@@ -227,8 +230,7 @@ class StrongBot(Bot):
         if solving:
             found = self._from_lines(board)
             if found is None:
-                found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book
-                                        else SOLVE_SHARE_WIDE if board.is_wide else SOLVE_SHARE)
+                found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
         if found is None:
             if board.is_bitboard:
                 found = clock.spent(self.search.think(board, clock.share()))

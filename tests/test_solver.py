@@ -298,10 +298,14 @@ def test_play_value_moves_keep_the_score_or_a_known_lower_bound(game):
                     assert (sign(kept) if weak else kept) == value, (moves, col, weak)
 
 
-def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int) -> int:
-    """After `solver`'s move search on `board` ran out of budget: every
-    column it `refuted` scores below `value` (by `truth`), and the column it
-    was `trying` is legal and not among them. How many columns it checked."""
+def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int, budget: int) -> int:
+    """`solver`'s move search on `board`, keeping `value`, within `budget`
+    nodes. If it ran out: every column it `refuted` scores below `value`
+    (by `truth`), and the column it was `trying` is legal and not among
+    them. How many columns it checked."""
+    solver.reset()
+    if solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None) is not None:
+        return 0
     for col in solver.refuted:
         assert not board.is_winning_move(col), (board.moves(), col)
         board.play(col)
@@ -321,12 +325,7 @@ def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
     for moves, expected in pons_lines("Test_L2_R2", 12):
         value = sign(expected)
         for budget in (3_000, 30_000):
-            board = Board.from_string(moves)
-            solver.reset()
-            found = solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None)
-            if found is not None:
-                continue
-            checked += check_cut_search(solver, truth, board, value)
+            checked += check_cut_search(solver, truth, Board.from_string(moves), value, budget)
     assert checked > 0
 
 
@@ -410,9 +409,5 @@ def test_a_wide_move_search_cut_short_names_only_moves_proved_below_the_score():
         board = Board.from_moves(moves[:stop], 9, 8, 5)
         value = truth.solve(board, weak=True)
         for budget in (300, 3_000, 30_000):
-            solver.reset()
-            found = solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None)
-            if found is not None:
-                continue
-            checked += check_cut_search(solver, truth, board, value)
+            checked += check_cut_search(solver, truth, board, value, budget)
     assert checked > 0

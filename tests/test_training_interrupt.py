@@ -85,3 +85,24 @@ def test_a_ctrl_c_while_a_row_is_recorded_leaves_the_csv_and_the_count_agreeing(
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
     rows = path.read_text().splitlines()[1:]
     assert len(rows) == len(recorder.rows) == 2 and recorder.best == ([0.2], 2.0)
+
+
+def test_ctrl_c_while_the_workers_start_prints_no_traceback():
+    # a worker spawned by --jobs takes a while to start (it imports clinea
+    # afresh); with one worker doing all the work, a run reached its third
+    # generation while the other was still starting, and the terminal's
+    # Ctrl-C printed that worker's KeyboardInterrupt traceback
+    script = ("import os, signal, sys, time\n"
+              "from clinea.training.parallel import Runner\n"
+              "runner = Runner(2)\n"
+              "try:\n"
+              "    os.killpg(0, signal.SIGINT)\n"
+              "    time.sleep(5)\n"
+              "except KeyboardInterrupt:\n"
+              "    time.sleep(1)  # the workers' own start-up, had they taken the signal\n"
+              "    runner.terminate()\n"
+              "    sys.exit(130)\n")
+    run = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60,
+                         start_new_session=True)
+    assert run.returncode == 130, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr

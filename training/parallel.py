@@ -9,6 +9,8 @@ from __future__ import annotations
 import multiprocessing
 import os
 import signal
+import threading
+from contextlib import contextmanager
 from typing import Callable, Sequence
 
 
@@ -33,8 +35,14 @@ class Runner:
         self.jobs = jobs
         self._pool = None
         if jobs > 1:
-            # fork would also work on Linux, but spawn behaves the same everywhere
-            self._pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
+            # fork would also work on Linux, but spawn behaves the same everywhere.
+            # A spawned worker takes a while to start (it imports clinea
+            # afresh), and a Ctrl-C meanwhile printed its traceback: started
+            # while this process ignores SIGINT, the workers ignore it from
+            # their first instruction (an ignored signal stays ignored through
+            # exec), before the initializer makes it their own choice.
+            with _ctrl_c_ignored():
+                self._pool = multiprocessing.get_context("spawn").Pool(jobs, initializer=_leave_ctrl_c_to_the_parent)
 
     def map_chunks(self, fn: Callable[[list], list], items: Sequence) -> list:
         """fn applied to chunks of `items` (each returns a list); the results
@@ -66,6 +74,20 @@ class Runner:
     def __exit__(self, error_type, *exc) -> None:
         # after an error or an interrupt, waiting for the queued games could take minutes
         self.close() if error_type is None else self.terminate()
+
+
+@contextmanager
+def _ctrl_c_ignored():
+    """SIGINT ignored in this process for the block (only the main thread may
+    set handlers: elsewhere nothing changes)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    previous = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, previous)
 
 
 def _leave_ctrl_c_to_the_parent() -> None:

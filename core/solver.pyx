@@ -212,33 +212,47 @@ cdef enum:
     OPEN = -1000   # narrow_window: the window is still open, search on
 
 
+cdef inline int raise_alpha(int v, int* alpha, int* beta) noexcept nogil:
+    """alpha raised to at least v; the value when that closes the window, else OPEN."""
+    if alpha[0] < v:
+        alpha[0] = v
+        if alpha[0] >= beta[0]:
+            return alpha[0]
+    return OPEN
+
+
+cdef inline int lower_beta(int v, int* alpha, int* beta) noexcept nogil:
+    """beta lowered to at most v; the value when that closes the window, else OPEN."""
+    if beta[0] > v:
+        beta[0] = v
+        if alpha[0] >= beta[0]:
+            return beta[0]
+    return OPEN
+
+
+cdef inline int within_bounds(int lo, int hi, int* alpha, int* beta) noexcept nogil:
+    """[alpha, beta] tightened to the node's bounds lo..hi; the value when
+    that closes the window, else OPEN."""
+    cdef int v = raise_alpha(lo, alpha, beta)
+    return v if v != OPEN else lower_beta(hi, alpha, beta)
+
+
 cdef inline int narrow_window(Search* s, uint64_t key, int n, int lo, int hi,
                               int* alpha, int* beta) noexcept nogil:
     """Tightens [alpha, beta] with the node's bounds lo..hi and its table
     entry; returns the node's value when that closes the window, else OPEN."""
     cdef int code, v
-    if alpha[0] < lo:
-        alpha[0] = lo
-        if alpha[0] >= beta[0]:
-            return alpha[0]
+    v = raise_alpha(lo, alpha, beta)
+    if v != OPEN:
+        return v
     code = tt_get(s, key, n)
     if code >= 2 * s.code_offset:
-        v = code - 3 * s.code_offset
-        if alpha[0] < v:
-            alpha[0] = v
-            if alpha[0] >= beta[0]:
-                return alpha[0]
+        v = raise_alpha(code - 3 * s.code_offset, alpha, beta)
     elif code:
-        v = code - s.code_offset
-        if beta[0] > v:
-            beta[0] = v
-            if alpha[0] >= beta[0]:
-                return beta[0]
-    if beta[0] > hi:
-        beta[0] = hi
-        if alpha[0] >= beta[0]:
-            return beta[0]
-    return OPEN
+        v = lower_beta(code - s.code_offset, alpha, beta)
+    if v != OPEN:
+        return v
+    return lower_beta(hi, alpha, beta)
 
 
 cdef struct Bisection:
@@ -402,16 +416,9 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
     if nonlosing & (nonlosing - 1) == 0:
         # One move: the child's own entry holds what this one would (negated),
         # so skip this node's table miss and go straight to the child.
-        v = lower_bound(s, n, 2)
-        if alpha < v:
-            alpha = v
-            if alpha >= beta:
-                return alpha
-        v = upper_bound(s, n)
-        if beta > v:
-            beta = v
-            if alpha >= beta:
-                return beta
+        v = within_bounds(lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
+        if v != OPEN:
+            return v
         tt_prefetch(s, (cur ^ mask) + (mask | nonlosing), n + 1)
         return -bb_negamax(s, cur ^ mask, mask | nonlosing, n + 1, -beta, -alpha)
     key = cur + mask
@@ -533,16 +540,9 @@ cdef int wide_negamax(Search* s, Wide cur, Wide mask, int n, int alpha, int beta
     if n + 2 >= s.max_moves:
         return 0
     if not wide_several(nonlosing):
-        v = lower_bound(s, n, 2)
-        if alpha < v:
-            alpha = v
-            if alpha >= beta:
-                return alpha
-        v = upper_bound(s, n)
-        if beta > v:
-            beta = v
-            if alpha >= beta:
-                return beta
+        v = within_bounds(lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
+        if v != OPEN:
+            return v
         return -wide_negamax(s, other, wide_or(mask, nonlosing), n + 1, -beta, -alpha)
     key = wide_key(cur, mask)
     if chosen == NULL:

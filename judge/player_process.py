@@ -22,6 +22,7 @@ from typing import Callable, Optional, Sequence
 
 from clinea.core.relay import Channel
 from clinea.judge import reaper
+from clinea.judge.spin import SPIN, choice as spin_choice
 
 # A line longer than this is garbage, whatever it says: no column needs it.
 MAX_LINE = 4096
@@ -32,35 +33,6 @@ STDERR_LOG_LIMIT = 64 * 1024
 EXIT_CHECK = 0.25
 # Lines of stderr kept to say why a player died.
 STDERR_TAIL = 5
-# A player that answered within 2 * SPIN last time is waited for by polling
-# without blocking for up to SPIN seconds before sleeping in poll(): a
-# compiled bot answers in microseconds, and the scheduler's sleep and
-# wake-up would take longer than its answer (measured on a quiet machine:
-# half the wall time of a game between C random players). Only while the
-# machine has a core to spare, though: on a busy one the player waits for
-# a core while the judge spins on one (measured at load 8 on 2 cores: 437
-# games/s spinning, 802 not).
-SPIN = 50e-6
-# How often to look at the load.
-LOAD_CHECK = 1.0
-_spin = [0.0, -LOAD_CHECK]  # the spin in use, and when it was decided
-
-
-def spin() -> float:
-    """SPIN while the last minute's load leaves a core free, else 0. While
-    the judge spins, one runnable process of that load is its own spin,
-    which never sleeps: counted as another's, it stopped the spin within a
-    minute of any fast run, at load 1 on two cores (runs of 5000 games
-    went from about 3,500 games/s to 1,400)."""
-    now = monotonic()
-    if now - _spin[1] >= LOAD_CHECK:
-        try:
-            others = os.getloadavg()[0] - (1 if _spin[0] else 0)
-            spare = others + 1 <= (os.cpu_count() or 1)
-        except OSError:  # no load average here
-            spare = False
-        _spin[:] = SPIN if spare else 0.0, now
-    return _spin[0]
 
 
 class Silent(Exception):
@@ -250,7 +222,7 @@ class PlayerProcess:
             wait = min(deadline - now, EXIT_CHECK)
             if wait <= 0:
                 raise Silent
-            if channel.readable(asked, spin(), wait):
+            if channel.readable(asked, spin_choice.best, wait):
                 if not channel.fill():
                     raise Closed
             elif self.proc.poll() is not None:

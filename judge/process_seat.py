@@ -14,8 +14,9 @@ from clinea import protocol
 from clinea.core import Board
 from clinea.core.relay import ASKED, relay
 from clinea.core.wire import ColumnLines
-from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent, spin
+from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
+from clinea.judge.spin import choice as spin_choice
 
 # How long a player may take to answer `salir` and exit before it is killed.
 QUIT_GRACE = 1.0
@@ -191,10 +192,12 @@ class ProcessSeat(Seat):
             return None
         startup = array("d", (self.startup, opponent.startup))
         spent = array("d", bytes(8 * (board.max_moves - board.moves_played)))
+        spin = spin_choice.next()
         played, status, elapsed = relay(board, self.process.channel, opponent.process.channel, COLUMN_LINES,
                                         -1 if last is None else last,
                                         array("d", (-1.0 if a is None else a for a in allowed)), startup,
-                                        spin(), EXIT_CHECK, spent)
+                                        spin, EXIT_CHECK, spent)
+        spin_choice.record(spin, spent, played)
         times.extend(spent[:played])
         for seat, grace in zip((self, opponent), startup):
             seat.startup = grace

@@ -109,35 +109,3 @@ def test_the_reader_spins_only_for_players_that_answer_fast_and_keeps_the_deadli
     os.write(write_end, b"5\n")
     assert process.read_line(1.0) == "5" and process.answers_fast
     os.close(write_end)
-
-
-def test_the_judge_spins_only_while_the_load_leaves_a_core_free(monkeypatch):
-    from clinea.judge import player_process
-
-    def spin_at(load, cores=2):
-        monkeypatch.setattr(player_process.os, "getloadavg", lambda: (load, load, load))
-        monkeypatch.setattr(player_process.os, "cpu_count", lambda: cores)
-        monkeypatch.setattr(player_process, "_spin", [0.0, float("-inf")])  # decide again now
-        return player_process.spin()
-
-    assert spin_at(0.3) == player_process.SPIN and spin_at(1.0) == player_process.SPIN
-    assert spin_at(1.2) == 0.0 and spin_at(8.0) == 0.0 and spin_at(2.5, cores=4) == player_process.SPIN
-
-    def spin_again_at(load, cores=2):
-        # the judge spun until now: one runnable process of the load is its own spin
-        monkeypatch.setattr(player_process.os, "getloadavg", lambda: (load, load, load))
-        monkeypatch.setattr(player_process.os, "cpu_count", lambda: cores)
-        monkeypatch.setattr(player_process, "_spin", [player_process.SPIN, float("-inf")])
-        return player_process.spin()
-
-    # a fast run's own spin raises the load above 1 within a minute: it must
-    # not stop itself (it did, and the speed of runs of 5000 games halved)
-    assert spin_again_at(1.8) == player_process.SPIN and spin_again_at(2.0) == player_process.SPIN
-    assert spin_again_at(2.2) == 0.0 and spin_again_at(4.5, cores=4) == 0.0
-
-    def no_load():
-        raise OSError("no load average")
-
-    monkeypatch.setattr(player_process.os, "getloadavg", no_load)
-    monkeypatch.setattr(player_process, "_spin", [0.0, float("-inf")])
-    assert player_process.spin() == 0.0

@@ -160,6 +160,21 @@ def test_honest_players_play_a_whole_game_in_one_relay():
     same((result, transcripts), play(PlainSeat, [[0, 3, 5, 1], [2, 6, 4]]))
 
 
+def test_each_relayed_game_tells_the_spin_choice_how_fast_its_moves_were(monkeypatch):
+    from clinea.judge import process_seat
+    from clinea.judge.spin import SpinChoice
+
+    choice = SpinChoice(cpus=2)
+    monkeypatch.setattr(process_seat, "spin_choice", choice)
+    first = play(ProcessSeat, [[0, 3, 5, 1], [2, 6, 4]])[0]
+    second = play(ProcessSeat, [[0, 3, 5, 1], [2, 6, 4]])[0]
+    # the first game tried one way, the second the other, each with its moves' mean time
+    recorded = {way: list(means) for way, means in choice.per_move.items()}
+    assert sorted(map(len, recorded.values())) == [1, 1]
+    assert sorted(mean for means in recorded.values() for mean in means) == \
+        sorted(sum(result.times) / len(result.times) for result in (first, second))
+
+
 def test_relay_stops_where_the_referee_must_judge():
     # the relay itself: a non-canonical line is left in the buffer, unread output stops before the write
     lines = ColumnLines(protocol.COLUMN_LINES)

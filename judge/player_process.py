@@ -57,7 +57,11 @@ class _Run:
         self.seats = itertools.count()
         self.lock = threading.Lock()
         self.watchdog: Optional[subprocess.Popen] = None
+        self.watchdog_start = 0  # clock ticks since boot: the judge adopts orphans from then on
         self.live: set[PlayerProcess] = set()
+        # a player between its fork and its entry in `live` would look like
+        # an adopted orphan: starts and sweeps for orphans take turns
+        self.children = threading.Lock()
 
     def start_watchdog(self) -> None:
         with self.lock:
@@ -68,6 +72,20 @@ class _Run:
             # run as a file without site: standard library only, it starts in milliseconds
             self.watchdog = subprocess.Popen([sys.executable, "-S", reaper.__file__, self.mark],
                                              stdin=subprocess.PIPE, start_new_session=True)
+            try:
+                self.watchdog_start = reaper.start_time(self.watchdog.pid)
+            except OSError:  # no /proc: no orphans told apart either
+                self.watchdog_start = -1
+
+    def adopted(self, leaving: "PlayerProcess") -> Optional[reaper.Adopted]:
+        """Which children of the judge are orphans, as `leaving` is killed
+        (call with `children` held)."""
+        with self.lock:
+            if self.watchdog is None or self.watchdog_start < 0:
+                return None
+            others = [proc for proc in self.live if proc is not leaving]
+            return reaper.Adopted(self.watchdog_start, frozenset([self.watchdog.pid, *(p.pid for p in others)]),
+                                  frozenset(f"{reaper.MARK}={p.seat_mark}".encode() for p in others))
 
     def stop_watchdog(self) -> None:
         with self.lock:
@@ -125,22 +143,23 @@ class PlayerProcess:
         self.seat_mark = f"{RUN.mark}-{next(RUN.seats)}"
         env = dict(os.environ, **{reaper.MARK: self.seat_mark})
         parent = os.getpid()
-        self.proc = subprocess.Popen(
-            list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            start_new_session=True, cwd=cwd, bufsize=0, env=env,
-            preexec_fn=lambda: _die_with_the_judge(parent))
-        self.pid = self.proc.pid
-        self.stdin = self.proc.stdin.fileno()
-        self.read_from(self.proc.stdout.fileno())
-        self.on_stderr = on_stderr
-        self.on_idle = on_idle
-        self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
-        self.stderr_logged = 0
-        self.stderr_cut = 0
-        with RUN.lock:
-            RUN.live.add(self)
-        self.drain = threading.Thread(target=self._drain_stderr, daemon=True)
-        self.drain.start()
+        with RUN.children:
+            self.proc = subprocess.Popen(
+                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                start_new_session=True, cwd=cwd, bufsize=0, env=env,
+                preexec_fn=lambda: _die_with_the_judge(parent))
+            self.pid = self.proc.pid
+            self.stdin = self.proc.stdin.fileno()
+            self.read_from(self.proc.stdout.fileno())
+            self.on_stderr = on_stderr
+            self.on_idle = on_idle
+            self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
+            self.stderr_logged = 0
+            self.stderr_cut = 0
+            self.drain = threading.Thread(target=self._drain_stderr, daemon=True)
+            self.drain.start()
+            with RUN.lock:
+                RUN.live.add(self)
 
     def read_from(self, stdout: int) -> None:
         """Reads the player's lines from the descriptor `stdout` through a
@@ -253,7 +272,8 @@ class PlayerProcess:
 
     def kill(self) -> None:
         """Kills the player, its group and everything it started; closes the pipes."""
-        reaper.kill_all(self.pid, self.seat_mark, spare=(self.pid,))
+        with RUN.children:
+            reaper.kill_all(self.pid, self.seat_mark, spare=(self.pid,), adopted=RUN.adopted(self))
         self.exit_status(5)
         self.drain.join(timeout=1.0)
         self._say_what_was_cut()

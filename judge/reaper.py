@@ -6,7 +6,8 @@ group (`setsid`, a double fork). Every seat's environment carries a mark,
 group, the process tree and every process bearing the mark, in passes until
 none is left. The judge is a child subreaper (Linux), so orphans of a killed
 player become the judge's children and are reaped here, not left as zombies
-of init.
+of init; and an orphan that dropped its environment, and the mark with it,
+is still found: a child of the judge that the judge did not start.
 
 `python -S reaper.py RUN` is the watchdog a judge starts: it
 waits for end of input, which comes when the judge exits *or is killed*
@@ -19,7 +20,7 @@ import ctypes
 import os
 import signal
 import sys
-from typing import Iterable, Optional
+from typing import Iterable, NamedTuple, Optional
 
 MARK = "CLINEA_SEAT"
 PR_SET_PDEATHSIG = 1
@@ -59,44 +60,61 @@ def _processes() -> list[tuple[int, int, int, int, str, int]]:
     return table
 
 
-def _own_start() -> int:
-    with open("/proc/self/stat", "rb") as file:
+def start_time(pid: int | str = "self") -> int:
+    """When process `pid` started, in clock ticks since boot."""
+    with open(f"/proc/{pid}/stat", "rb") as file:
         return int(file.read().rsplit(b")", 1)[1].split()[19])
 
 
-def _marked(pid: int, mark: bytes, prefix: bool) -> bool:
+def _environment(pid: int) -> list[bytes]:
     try:
         with open(f"/proc/{pid}/environ", "rb") as file:
-            environ = file.read()
+            return file.read().split(b"\0")
     except OSError:
-        return False
-    for variable in environ.split(b"\0"):
-        if variable == mark or (prefix and variable.startswith(mark)):
-            return True
-    return False
+        return []
 
 
-def targets(root: Optional[int], mark: str, prefix: bool = False) -> tuple[set[int], set[int]]:
-    """(living, zombies): the processes of `root`'s group and tree and those
-    whose environment carries `MARK=mark` (or starts with it, if `prefix`),
+def _marked(pid: int, mark: bytes, prefix: bool) -> bool:
+    return any(variable == mark or (prefix and variable.startswith(mark)) for variable in _environment(pid))
+
+
+class Adopted(NamedTuple):
+    """Which children of this process (a subreaper) are orphans it adopted:
+    those started since `since` (clock ticks since boot) that are none of
+    `started` (its own: the players, the watchdog) and carry none of `marks`
+    (those of seats still playing, whose orphans are theirs to keep)."""
+    since: int
+    started: frozenset[int]
+    marks: frozenset[bytes]
+
+
+def targets(root: Optional[int], mark: str, prefix: bool = False,
+            adopted: Optional[Adopted] = None) -> tuple[set[int], set[int]]:
+    """(living, zombies): the processes of `root`'s group and tree, those
+    whose environment carries `MARK=mark` (or starts with it, if `prefix`)
+    and, given `adopted`, the orphans this process adopted and their trees;
     this process excepted."""
     table = _processes()
     me = os.getpid()
     # a process older than this one cannot carry a mark made since: its
     # environment need not be read (most of the machine's processes)
-    oldest = _own_start()
+    oldest = start_time()
     wanted = f"{MARK}={mark}".encode()
     children: dict[int, list[int]] = {}
     for pid, ppid, *_ in table:
         children.setdefault(ppid, []).append(pid)
+    roots = [] if root is None else [root]
+    if adopted is not None:
+        roots += [pid for pid, ppid, _, _, _, started in table
+                  if ppid == me and started >= adopted.since and pid not in adopted.started
+                  and adopted.marks.isdisjoint(_environment(pid))]
     found: set[int] = set()
-    if root is not None:
-        stack = [root]
-        while stack:
-            pid = stack.pop()
-            if pid not in found:
-                found.add(pid)
-                stack.extend(children.get(pid, ()))
+    stack = roots
+    while stack:
+        pid = stack.pop()
+        if pid not in found:
+            found.add(pid)
+            stack.extend(children.get(pid, ()))
     state = {pid: st for pid, _, _, _, st, _ in table}
     for pid, _, pgrp, session, _, started in table:
         if pid in found:
@@ -108,10 +126,12 @@ def targets(root: Optional[int], mark: str, prefix: bool = False) -> tuple[set[i
     return living, found - living
 
 
-def kill_all(root: Optional[int], mark: str, prefix: bool = False, spare: Iterable[int] = ()) -> None:
-    """SIGKILL `root`'s group and tree and every marked process, over and
-    over until nothing is left; reap those that were re-parented here.
-    `spare` are pids not to reap (a Popen reaps its own child)."""
+def kill_all(root: Optional[int], mark: str, prefix: bool = False, spare: Iterable[int] = (),
+             adopted: Optional[Adopted] = None) -> None:
+    """SIGKILL `root`'s group and tree, every marked process and, given
+    `adopted`, the orphans this process adopted, over and over until
+    nothing is left; reap those that were re-parented here. `spare` are
+    pids not to reap (a Popen reaps its own child)."""
     spare = set(spare)
     if root is not None:
         try:
@@ -119,7 +139,7 @@ def kill_all(root: Optional[int], mark: str, prefix: bool = False, spare: Iterab
         except OSError:
             pass
     for _ in range(MAX_PASSES):
-        living, zombies = targets(root, mark, prefix)
+        living, zombies = targets(root, mark, prefix, adopted)
         for pid in living:
             try:
                 os.kill(pid, signal.SIGKILL)

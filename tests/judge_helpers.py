@@ -96,6 +96,8 @@ def replay_transcript(lines, columns, rows, c, p) -> int:
 
 def tagged_processes(tag: str) -> list[int]:
     """Living processes whose environment carries `HOSTILE_TAG=tag`: every
-    process a test's judge started, wherever it went (setsid, double fork)."""
+    process a test's judge started, wherever it went (setsid, double fork);
+    or, for one that dropped its environment, whose command line does."""
     wanted = f"HOSTILE_TAG={tag}".encode()
-    return [pid for pid, state, _, environ in processes("environ") if state != "Z" and wanted in environ.split(b"\0")]
+    return sorted({pid for read in ("environ", "cmdline") for pid, state, _, words in processes(read)
+                   if state != "Z" and wanted in words.split(b"\0")})

@@ -29,6 +29,8 @@ FORFEITS = [
     ("segfault", [], "crash: end of output, exit status -11"),
     ("stderr_then_crash", [], "crash: end of output, exit status 1 (ValueError: the bot's own bug)"),
     ("double_fork_and_crash", [], "crash: end of output, exit status 5"),
+    # its daemon carries no mark of the judge's: it is found as an orphan the judge adopted
+    ("clean_environment_daemon_and_crash", [], "crash: end of output, exit status 5"),
     ("close_stdout", [], "crash: end of output"),
     ("ignore_sigterm_and_hang", TIMED, "timeout: no answer within 0.350 s"),
     # the bot exited; its child holding stdout must not make the judge wait for the clock
@@ -38,7 +40,7 @@ FORFEITS = [
     ("late_answer", TIMED, "timeout: no answer within 0.350 s"),
     ("slow_start", TIMED, "timeout: no answer within 2.350 s"),
 ]
-ACCEPTED = ["plus_sign", "blanks_around", "crlf", "setsid_every_move"]
+ACCEPTED = ["plus_sign", "blanks_around", "crlf", "setsid_every_move", "clean_environment_daemon_every_move"]
 
 
 def judge(tmp_path, monkeypatch, capsys, offender, extra, games=2, seen=2):

@@ -76,3 +76,52 @@ def test_output_after_the_result_forfeits_the_next_game_and_spares_the_opponent(
     assert sum(line.startswith("# started pid") for line in honest) == 1
     assert replay_transcript(honest, 7, 6, 4, 21) == 6
     assert live_members(started_pids(log_dir)) == []
+
+
+def test_the_orphans_a_sweep_takes_are_those_of_no_seat_still_playing():
+    # Orphans land on the judge (a subreaper). One carrying the mark of a
+    # seat still playing is that seat's (a bot's own daemon); one with no
+    # mark at all, a bot's that dropped its environment, is nobody's.
+    import os
+    import subprocess
+    import sys
+    import time
+
+    from clinea.judge import reaper
+
+    assert reaper.become_subreaper()
+    since = reaper.start_time()
+
+    def children():
+        return {pid for pid, ppid, *_ in reaper._processes() if ppid == os.getpid()}
+
+    others = frozenset(children())  # this test process's own, if any (an in-process judge's watchdog)
+    live_mark = f"{reaper.MARK}=still-playing"
+    sleeper = [sys.executable, "-c", "import time; time.sleep(60)"]
+
+    def orphan(environment):
+        # the middle process exits at once: its child is re-parented here
+        middle = subprocess.Popen([sys.executable, "-c", f"import subprocess; subprocess.Popen({sleeper!r}, "
+                                   f"env={environment!r}, start_new_session=True)"], env={})
+        middle.wait()
+
+    orphan({reaper.MARK: "still-playing"})
+    orphan({})
+    deadline = time.monotonic() + 10
+    while time.monotonic() < deadline:
+        adopted = children() - others
+        if len(adopted) >= 2:
+            break
+        time.sleep(0.02)
+    try:
+        kept = {pid for pid in adopted if live_mark.encode() in reaper._environment(pid)}
+        assert len(kept) == 1 and len(adopted) == 2
+        living, _ = reaper.targets(None, "no-such-seat",
+                                   adopted=reaper.Adopted(since, others, frozenset([live_mark.encode()])))
+        assert living == adopted - kept
+        # what the judge started itself is not an orphan
+        living, _ = reaper.targets(None, "no-such-seat", adopted=reaper.Adopted(since, others | adopted, frozenset()))
+        assert living == set()
+    finally:
+        reaper.kill_all(None, "no-such-seat", adopted=reaper.Adopted(since, others, frozenset()))
+    assert not children() & adopted

@@ -37,6 +37,18 @@ def double_fork_daemon():
     os.wait()
 
 
+def clean_environment_daemon():
+    # a double-forked daemon in a session of its own that drops its whole
+    # environment, and with it the judge's mark; the tag goes in its command line
+    if os.fork() == 0:
+        os.setsid()
+        if os.fork() == 0:
+            os.execve(sys.executable, [sys.executable, "-c", "import time; time.sleep(600)",
+                                       "HOSTILE_TAG=" + os.environ.get("HOSTILE_TAG", "")], {})
+        os._exit(0)
+    os.wait()
+
+
 def grandchild_holds_stdout():
     if os.fork() == 0:
         time.sleep(600)
@@ -94,6 +106,7 @@ BEHAVIOURS = {
     "children_in_group_and_hang": lambda: (children_in_group(), hang()),
     "setsid_and_hang": lambda: (setsid_sleeper(), hang()),
     "double_fork_and_crash": lambda: (double_fork_daemon(), sys.exit(5)),
+    "clean_environment_daemon_and_crash": lambda: (clean_environment_daemon(), sys.exit(5)),
     "late_answer": lambda: time.sleep(0.6),
     "unasked_answer": None,  # handled in answer(): an extra column after its move
 }
@@ -103,6 +116,7 @@ ACCEPTED = {
     "blanks_around": lambda game: f"  {random_answer(game)}  ",
     "crlf": lambda game: f"{random_answer(game)}\r",
     "setsid_every_move": lambda game: (setsid_sleeper(), double_fork_daemon(), random_answer(game))[-1],
+    "clean_environment_daemon_every_move": lambda game: (clean_environment_daemon(), random_answer(game))[-1],
 }
 
 

@@ -241,7 +241,7 @@ class PlayerProcess:
             wait = min(deadline - now, EXIT_CHECK)
             if wait <= 0:
                 raise Silent
-            if channel.readable(asked, spin_choice.best, wait):
+            if channel.readable(asked, spin_choice.spin, wait):
                 if not channel.fill():
                     raise Closed
             elif self.proc.poll() is not None:

@@ -192,12 +192,11 @@ class ProcessSeat(Seat):
             return None
         startup = array("d", (self.startup, opponent.startup))
         spent = array("d", bytes(8 * (board.max_moves - board.moves_played)))
-        spin = spin_choice.next()
         played, status, elapsed = relay(board, self.process.channel, opponent.process.channel, COLUMN_LINES,
                                         -1 if last is None else last,
                                         array("d", (-1.0 if a is None else a for a in allowed)), startup,
-                                        spin, EXIT_CHECK, spent)
-        spin_choice.record(spin, spent, played)
+                                        spin_choice.spin, EXIT_CHECK, spent)
+        spin_choice.after_relay((self.process.pid, opponent.process.pid))
         times.extend(spent[:played])
         for seat, grace in zip((self, opponent), startup):
             seat.startup = grace

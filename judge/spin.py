@@ -1,5 +1,5 @@
-"""Whether the judge spins while it waits for a fast player's answer,
-decided by measuring both ways on the games being played.
+"""Whether the judge spins while it waits for a fast player's answer:
+only while the machine has a core for the player, counted now.
 
 Polling a player's pipe without sleeping for SPIN seconds after the
 question gets a compiled bot's answer sooner than the scheduler's sleep
@@ -8,70 +8,86 @@ game between C random players). It only pays while the player has a core
 of its own: on a busy machine the player waits for a core while the judge
 spins on one (at load 8 on 2 cores: 437 games/s spinning, 802 not).
 
-The load average could not tell the two apart. It lags by a minute and
-counts the previous run's processes: a fresh judge started just after
-another run saw a load above 1 on two cores and went a whole run of 1000
-games without spinning, a run at x1.3 of the old judge's speed instead of
-x2.9. So the judge tries both ways. The first games alternate; then every
-game uses the way whose recent games moved faster, except every EXPLORE-th,
-which tries the other so that a change in the machine's load is seen.
+What tells the two apart is how many tasks are running or waiting for a
+core at this moment, others than the judge's thread and its two players,
+read from /proc/loadavg between games (when the players wait for the
+judge's next line), as the median of the last few samples. Neither the
+load average nor timing both ways worked:
+- the load average lags a minute and counts the previous run: a fresh judge
+  started just after another run saw a load above 1 on two cores and went
+  a whole 1000-game run without spinning, at x1.3 of the old judge's speed
+  instead of x2.9;
+- timing games both ways is biased by the scheduler: a judge that spins is
+  seen as always running and waits longer for a core afterwards, so a few
+  games without spinning, tried among spinning ones, measured 98 us a move
+  against 12 us in a run that never spins, on the same busy machine.
 """
 from __future__ import annotations
 
 import os
-from array import array
 from collections import deque
-from statistics import median
+from time import monotonic
+from typing import Callable, Iterable, Optional
 
 SPIN = 50e-6
-# Games remembered per way: enough for a median that one preempted game
-# does not move, few enough to follow the load within a second of games.
-WINDOW = 7
-# Games each way plays before the faster is chosen.
-TRIALS = 3
-# One game in EXPLORE plays the other way.
-EXPLORE = 16
-# Games of fewer moves say too little about the moves' speed.
-MIN_MOVES = 4
+# Samples the choice is the median of.
+SAMPLES = 5
+# Seconds between two samples (each costs a few file reads).
+SAMPLE_EVERY = 0.005
+
+
+def others_running(own: Iterable[int]) -> int:
+    """Tasks running or waiting for a core on the machine now, other than
+    the calling thread and the processes `own`. The processes are read
+    first: one seen waiting stays so until told something, while one seen
+    running may stop before /proc/loadavg is read, which then errs towards
+    fewer others, not more."""
+    ours = 1
+    for pid in own:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as file:
+                ours += file.read().rsplit(b")", 1)[1].split()[0] == b"R"
+        except OSError:  # it just ended
+            pass
+    with open("/proc/loadavg", "rb") as file:
+        running = int(file.read().split()[3].split(b"/")[0])
+    return running - ours
 
 
 class SpinChoice:
-    """The spin for the next game: SPIN or 0, whichever recent games
-    measured faster per move. Only one way with a single usable CPU, where
-    the player cannot answer while the judge spins."""
+    """The spin the judge's games use: SPIN while, besides the judge's own
+    thread, fewer tasks run than there are other cores; else 0. Always 0 on
+    a single usable CPU, or where /proc cannot say."""
 
-    def __init__(self, cpus: int | None = None):
-        cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus
-        self.ways = (SPIN, 0.0) if cpus >= 2 else (0.0,)
-        self.per_move = {way: deque(maxlen=WINDOW) for way in self.ways}
-        self.best = self.ways[0]
-        self.games = 0
+    def __init__(self, cpus: Optional[int] = None,
+                 count: Callable[[Iterable[int]], int] = others_running,
+                 clock: Callable[[], float] = monotonic):
+        self.cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus
+        self.count = count
+        self.clock = clock
+        self.samples: deque[int] = deque(maxlen=SAMPLES)
+        self.sampled = float("-inf")
+        self.spin = SPIN if self.cpus >= 2 else 0.0
 
-    def next(self) -> float:
-        """The spin for the next game's moves (then `record` them)."""
-        self.games += 1
-        if len(self.ways) == 1:
-            return self.best
-        fewest = min(self.ways, key=lambda way: len(self.per_move[way]))
-        if len(self.per_move[fewest]) < TRIALS:
-            return fewest
-        if self.games % EXPLORE == 0:
-            return self.ways[1] if self.best == self.ways[0] else self.ways[0]
-        return self.best
-
-    def record(self, spin: float, times: array, played: int) -> None:
-        """The times of the `played` moves a game made with `spin`. The
-        ways compare by the median of their games' mean time a move: the
-        mean, as a long wait for a core is the cost of spinning on a busy
-        machine; the median of games, as the first game of fresh players
-        includes their start-up."""
-        if played < MIN_MOVES or spin not in self.per_move:
+    def after_relay(self, players: Iterable[int]) -> None:
+        """Relayed moves just ended (a game's, most often) and `players`
+        (pids) wait for the judge: a moment to count the others, now and then."""
+        if self.cpus < 2:
             return
-        self.per_move[spin].append(sum(times[:played]) / played)
-        if all(len(seconds) >= TRIALS for seconds in self.per_move.values()):
-            self.best = min(self.ways, key=lambda way: median(self.per_move[way]))
+        now = self.clock()
+        if now - self.sampled < SAMPLE_EVERY:
+            return
+        self.sampled = now
+        try:
+            self.samples.append(self.count(players))
+        except (OSError, ValueError, IndexError):  # no /proc/loadavg as Linux writes it
+            self.cpus = 1
+            self.spin = 0.0
+            return
+        others = sorted(self.samples)[len(self.samples) // 2]
+        self.spin = SPIN if others <= self.cpus - 2 else 0.0
 
 
-#: the judge's choice, shared by its games (concurrent ones too: they load
-#: the same machine)
+#: the judge's choice, shared by its games (concurrent ones count each
+#: other among the running tasks, as they should: each takes a core)
 choice = SpinChoice()

@@ -160,19 +160,16 @@ def test_honest_players_play_a_whole_game_in_one_relay():
     same((result, transcripts), play(PlainSeat, [[0, 3, 5, 1], [2, 6, 4]]))
 
 
-def test_each_relayed_game_tells_the_spin_choice_how_fast_its_moves_were(monkeypatch):
+def test_the_spin_choice_counts_after_each_relay_leaving_out_both_players(monkeypatch):
     from clinea.judge import process_seat
-    from clinea.judge.spin import SpinChoice
+    from clinea.judge.spin import SPIN, SpinChoice
 
-    choice = SpinChoice(cpus=2)
+    seen = []
+    choice = SpinChoice(cpus=2, count=lambda players: seen.append(tuple(players)) or 5)
     monkeypatch.setattr(process_seat, "spin_choice", choice)
-    first = play(ProcessSeat, [[0, 3, 5, 1], [2, 6, 4]])[0]
-    second = play(ProcessSeat, [[0, 3, 5, 1], [2, 6, 4]])[0]
-    # the first game tried one way, the second the other, each with its moves' mean time
-    recorded = {way: list(means) for way, means in choice.per_move.items()}
-    assert sorted(map(len, recorded.values())) == [1, 1]
-    assert sorted(mean for means in recorded.values() for mean in means) == \
-        sorted(sum(result.times) / len(result.times) for result in (first, second))
+    result = play(ProcessSeat, [[0, 3, 5, 1], [2, 6, 4]])[0]
+    assert result.moves and len(seen) == 1 and len(seen[0]) == 2  # one relay: the whole game, both players
+    assert choice.spin == 0.0  # five others on two cores
 
 
 def test_relay_stops_where_the_referee_must_judge():

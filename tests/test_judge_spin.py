@@ -1,90 +1,95 @@
 """The judge's choice to spin while it waits for a fast player
-(clinea.judge.spin): measured on the games played, not guessed from the
-load average."""
+(clinea.judge.spin): only while a core is free for the player, counted
+between games, not guessed from the load average."""
 import os
-import random
-from array import array
-from statistics import median
+import subprocess
+import sys
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinea.judge.spin import EXPLORE, MIN_MOVES, SPIN, TRIALS, SpinChoice
+from clinea.judge.spin import SAMPLE_EVERY, SAMPLES, SPIN, SpinChoice, others_running
 
 
-def play_games(choice, per_move, games, rng, moves=21):
-    """`games` games through `choice`, each move taking about
-    per_move[way] seconds; the ways the games used."""
-    used = []
-    for _ in range(games):
-        way = choice.next()
-        times = array("d", (per_move[way] * (0.8 + 0.4 * rng.random()) for _ in range(moves)))
-        choice.record(way, times, moves)
-        used.append(way)
-    return used
+class Clock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self):
+        self.now += 2 * SAMPLE_EVERY  # every game is a sample
+        return self.now
 
 
-def other(way):
-    return 0.0 if way == SPIN else SPIN
+def choice_seeing(counts, cpus=2):
+    """A choice whose samples are `counts`, one per game; the spins it chose."""
+    pending = []
+    choice = SpinChoice(cpus=cpus, count=lambda players: pending.pop(), clock=Clock())
+    spins = []
+    for count in counts:
+        pending[:] = [count]
+        choice.after_relay((1, 2))
+        spins.append(choice.spin)
+    return choice, spins
 
 
-@pytest.mark.parametrize("faster", [SPIN, 0.0])
-def test_a_fresh_judge_plays_the_way_its_games_measured_faster(faster, monkeypatch):
+def test_a_fresh_judge_spins_when_a_core_is_free_whatever_the_load_average(monkeypatch):
     # A judge started just after another run saw a load average above 1 on
     # two cores and played a whole run of 1000 games without spinning,
     # where spinning made the games twice as fast.
     monkeypatch.setattr(os, "getloadavg", lambda: (1.2, 1.2, 1.2))
-    choice = SpinChoice(cpus=2)
-    used = play_games(choice, {faster: 10e-6, other(faster): 25e-6}, 2 * TRIALS + 20 * EXPLORE, random.Random(1))
-    assert sorted(used[:2 * TRIALS]) == sorted([SPIN, 0.0] * TRIALS)  # both tried first
-    settled = used[2 * TRIALS:]
-    explored = settled.count(other(faster))
-    assert choice.best == faster
-    assert 1 <= explored <= len(settled) // EXPLORE + 1  # the other way now and then, no more
+    choice, spins = choice_seeing([0] * 10)
+    assert choice.spin == SPIN and set(spins) == {SPIN}
 
 
-# seconds a move: on a quiet machine spinning wins; on a busy one the
-# player waits for the core the judge spins on
-QUIET = {SPIN: 10e-6, 0.0: 25e-6}
-BUSY = {SPIN: 60e-6, 0.0: 40e-6}
+@pytest.mark.parametrize("cpus, busy", [(2, 1), (2, 3), (4, 3), (8, 9)])
+def test_no_spin_while_the_other_tasks_fill_the_other_cores(cpus, busy):
+    choice, spins = choice_seeing([busy] * 10, cpus=cpus)
+    assert choice.spin == 0.0 and spins[SAMPLES // 2:] == [0.0] * (10 - SAMPLES // 2)
+    choice, spins = choice_seeing([cpus - 2] * 10, cpus=cpus)
+    assert set(spins) == {SPIN}
 
 
-@pytest.mark.parametrize("before, after", [(QUIET, BUSY), (BUSY, QUIET)])
-def test_the_choice_follows_a_change_of_the_machines_load(before, after):
-    # from busy to quiet, the way in use gets faster too: only trying the
-    # other way now and then shows it has become the faster
-    rng = random.Random(2)
-    choice = SpinChoice(cpus=2)
-    play_games(choice, before, 200, rng)
-    assert choice.best == min(before, key=before.get)
-    now_faster = min(after, key=after.get)
-    used = play_games(choice, after, 8 * EXPLORE + 40, rng)
-    assert choice.best == now_faster and used[-40:].count(other(now_faster)) <= 40 // EXPLORE + 1
+def test_the_choice_follows_the_machine_and_a_passing_task_does_not_flip_it():
+    counts = [0] * 20 + [3] + [0] * 20 + [2] * 20 + [0] * 20
+    choice, spins = choice_seeing(counts)
+    assert spins[:40] == [SPIN] * 40  # one sample of 3 is outvoted
+    assert spins[45:60] == [0.0] * 15  # busy from game 41 on
+    assert spins[-10:] == [SPIN] * 10  # and quiet again
 
 
-def test_one_usable_cpu_never_spins():
-    # the player cannot answer while the judge spins on the only core
-    choice = SpinChoice(cpus=1)
-    assert set(play_games(choice, {0.0: 30e-6}, 3 * EXPLORE, random.Random(3))) == {0.0}
+def test_one_usable_cpu_or_no_proc_never_spins():
+    choice, spins = choice_seeing([0] * 10, cpus=1)
+    assert choice.spin == 0.0 and set(spins) == {0.0}
+
+    def no_proc(players):
+        raise FileNotFoundError("/proc/loadavg")
+
+    choice = SpinChoice(cpus=2, count=no_proc, clock=Clock())
+    choice.after_relay((1, 2))
+    assert choice.spin == 0.0
 
 
-GAMES = st.lists(st.tuples(st.sampled_from([SPIN, 0.0, 1e-3]),
-                           st.lists(st.floats(0, 1, allow_nan=False), max_size=30)), max_size=60)
-
-
-@given(GAMES)
+@given(st.lists(st.integers(0, 6), max_size=40), st.integers(1, 4))
 @settings(max_examples=200, deadline=None)
-def test_the_best_way_has_the_lowest_median_of_its_games_mean_move_time(games):
-    choice = SpinChoice(cpus=2)
-    kept = {SPIN: [], 0.0: []}
-    for way, moves in games:
-        assert choice.next() in (SPIN, 0.0)
-        choice.record(way, array("d", moves + [9.0]), len(moves))  # slots past the moves played do not count
-        if way in kept and len(moves) >= MIN_MOVES:
-            kept[way].append(sum(moves) / len(moves))
-    if all(len(means) >= TRIALS for means in kept.values()):
-        medians = {way: median(means[-len(choice.per_move[way]):]) for way, means in kept.items()}
-        assert medians[choice.best] == min(medians.values())
-    else:
-        assert choice.best == SPIN  # nothing decided yet
+def test_the_spin_follows_the_median_of_the_last_samples(counts, cpus):
+    choice, spins = choice_seeing(counts, cpus=cpus)
+    for k, spin in enumerate(spins):
+        recent = sorted(counts[max(0, k + 1 - SAMPLES):k + 1])
+        others = recent[len(recent) // 2]
+        assert spin == (SPIN if cpus >= 2 and others <= cpus - 2 else 0.0)
+
+
+def test_the_count_leaves_out_the_judges_own_players():
+    # two busy loops: running whatever the machine does, so leaving them out
+    # of the count (as the judge's players) takes exactly two off it
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    try:
+        pids = [loop.pid for loop in loops]
+        differences = [others_running([]) - others_running(pids) for _ in range(21)]
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    # another process on the machine may start or stop between two counts
+    assert differences.count(2) > len(differences) // 2, differences

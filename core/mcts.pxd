@@ -23,8 +23,13 @@ cdef struct Node:
 
 cdef class Mcts:
     cdef Node* arena
+    cdef Node* spare         # as large: where a kept subtree is copied to
+    cdef object root_moves   # the moves of the last search's root, and its rules
+    cdef object root_rules
     cdef long capacity       # nodes the arena holds
     cdef long used           # nodes handed out
+    cdef long kept           # nodes the last search started with
+    cdef bint reuse
     cdef double exploration
     cdef Rng rng
     cdef long long simulations
@@ -33,8 +38,10 @@ cdef class Mcts:
     cdef int path[MCTS_MAX_DEPTH]
 
     cdef void _reset_tree(self) noexcept nogil
+    cdef long _keep_subtree(self, int index) noexcept nogil
     cdef bint _expand(self, Board b, int index) noexcept nogil
     cdef int _select(self, int index) noexcept nogil
     cdef void _prove(self, int index) noexcept nogil
     cdef void _simulate(self, Board b) noexcept nogil
     cdef int _best_child(self) except -1
+    cdef long _reuse(self, Board board) except -1

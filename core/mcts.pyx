@@ -152,23 +152,29 @@ def rollout_winner(Board board, uint64_t seed, bint bitboards=True) -> int:
 
 cdef class Mcts:
     """UCT with solver backups over an arena of `arena_nodes` nodes
-    (about 20 bytes each)."""
+    (two arenas of 20 bytes a node). With `reuse`, a search from a position
+    following the last search's root starts from the subtree found there."""
 
-    def __cinit__(self, long arena_nodes=1 << 21, double exploration=DEFAULT_EXPLORATION, uint64_t seed=1):
+    def __cinit__(self, long arena_nodes=1 << 20, double exploration=DEFAULT_EXPLORATION, uint64_t seed=1,
+                  bint reuse=True):
         if not 2 <= arena_nodes <= (1 << 30):
             raise ValueError(f"arena_nodes={arena_nodes} is out of range: allowed 2..{1 << 30}")
         if not exploration >= 0:
             raise ValueError(f"exploration={exploration} is out of range: allowed 0 or more")
         self.arena = <Node*>PyMem_Malloc(arena_nodes * sizeof(Node))
-        if not self.arena:
+        self.spare = <Node*>PyMem_Malloc(arena_nodes * sizeof(Node))
+        if not self.arena or not self.spare:
             raise MemoryError()
+        self.root_moves = None
         self.capacity = arena_nodes
         self.exploration = exploration
+        self.reuse = reuse
         rng_seed(&self.rng, seed)
         self._reset_tree()
 
     def __dealloc__(self):
         PyMem_Free(self.arena)
+        PyMem_Free(self.spare)
 
     def seed(self, uint64_t seed) -> None:
         """Restarts the random numbers of the rollouts from `seed`."""
@@ -178,6 +184,11 @@ cdef class Mcts:
     def simulations(self) -> int:
         """Simulations of the last search."""
         return self.simulations
+
+    @property
+    def nodes_kept(self) -> int:
+        """Nodes the last search kept of the one before (`reuse`)."""
+        return self.kept
 
     @property
     def nodes_used(self) -> int:
@@ -196,6 +207,34 @@ cdef class Mcts:
         self.arena[0].reward = 0
         self.arena[0].proof = UNPROVEN
         self.used = 1
+
+    cdef long _keep_subtree(self, int index) noexcept nogil:
+        """Makes node `index`'s subtree the whole tree, its root at 0 (the
+        arena's layout: each node's children in one block); returns the
+        nodes kept. Breadth first into the spare arena, then the two swap;
+        a node's `first` holds its old index until its children are copied."""
+        cdef Node* old = self.arena
+        cdef Node* new = self.spare
+        cdef long done = 0, used = 1
+        cdef int i, source
+        new[0] = old[index]
+        new[0].move = -1
+        new[0].first = index
+        while done < used:
+            source = new[done].first
+            if old[source].count > 0:
+                new[done].first = used
+                for i in range(old[source].count):
+                    new[used + i] = old[old[source].first + i]
+                    new[used + i].first = old[source].first + i
+                used += old[source].count
+            else:
+                new[done].first = -1
+            done += 1
+        self.arena = new
+        self.spare = old
+        self.used = used
+        return used
 
     cdef bint _expand(self, Board b, int index) noexcept nogil:
         """Gives node `index` (the position of `b`) its children, centre
@@ -350,7 +389,7 @@ cdef class Mcts:
         self.deadline = started + limits.time if limits.time > 0 else 0.0
         self.max_simulations = limits.nodes
         self.simulations = 0
-        self._reset_tree()
+        self.kept = self._reuse(board) if self.reuse else 0
         with nogil:
             while self.arena[0].proof == UNPROVEN:
                 if self.max_simulations > 0 and self.simulations >= self.max_simulations:
@@ -368,6 +407,32 @@ cdef class Mcts:
             score = int(round(1000 * (2 * child.reward / child.visits - 1))) if child.visits else 0
         return SearchResult(int(child.move), score, 0, self.simulations, monotonic() - started,
                             proven, True, "mcts")
+
+    cdef long _reuse(self, Board board) except -1:
+        """Keeps the part of the last search's tree below `board`, when
+        `board` follows from its root (the same game, moves added); else
+        starts a new tree. Returns the nodes kept."""
+        moves = board.moves()
+        previous = self.root_moves
+        self.root_moves, rules, self.root_rules = moves, self.root_rules, board.rules
+        if previous is None or rules != board.rules or moves[:len(previous)] != previous:
+            self._reset_tree()
+            return 0
+        cdef int index = 0, i, col
+        cdef Node* node
+        for col in moves[len(previous):]:
+            node = &self.arena[index]
+            if node.count <= 0:
+                self._reset_tree()
+                return 0
+            for i in range(node.count):
+                if self.arena[node.first + i].move == col:
+                    index = node.first + i
+                    break
+            else:
+                self._reset_tree()
+                return 0
+        return self._keep_subtree(index)
 
     cdef int _best_child(self) except -1:
         cdef Node* root = &self.arena[0]

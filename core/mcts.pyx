@@ -1,7 +1,7 @@
 # cython: boundscheck=False, wraparound=False, cdivision=True
 """Monte Carlo tree search: UCT over a fixed arena of nodes, rollouts that
-take an immediate win and block the opponent's, and proven wins, draws and
-losses backed up the tree (MCTS-Solver, Winands et al. 2008).
+take an immediate win and block the opponent's (else random), and proven
+wins, draws and losses backed up the tree (MCTS-Solver, Winands et al. 2008).
 
 The random rollouts see what the heuristic evaluation misjudges on the big
 boards: who is left to move under whose threat when the last columns fill.
@@ -19,7 +19,7 @@ from .clock cimport monotonic
 from .rng cimport Rng, rng_below, rng_seed
 from .widebits cimport (
     WIDE_WORDS, Wide, wide_and, wide_any, wide_bit, wide_lowest_index, wide_not, wide_or, wide_popcount,
-    wide_shr, wide_winning_cells, wide_xor, wide_zero,
+    wide_winning_cells, wide_xor, wide_zero,
 )
 
 from clinea.core.timeman import Limits, SearchResult
@@ -33,27 +33,19 @@ DEFAULT_EXPLORATION = 0.7
 
 cdef inline int rollout_move(Board b, Rng* rng, int* legal, int n) noexcept nogil:
     """The rollout's move: a winning one, else the block of the opponent's
-    immediate win, else a random one not under an opponent's winning cell
-    (a random one when every move is)."""
-    cdef int i, col, block = -1, safe = 0
-    cdef int safe_moves[MCTS_MAX_COLUMNS]
-    cdef int rows = b.c_geometry().rows
+    immediate win (the leftmost), else a random one. Not avoiding the cells
+    under the opponent's winning ones: against OpenSpiel's MCTS on 9x8 c5
+    (2000 simulations, 60 games), strong scored 95.8 % with these rollouts,
+    58.3 % when they also kept out from under an opponent's winning cell,
+    90.0 % with uniformly random ones, 66.7 % taking wins without blocking."""
+    cdef int i, col
     for i in range(n):
-        col = legal[i]
-        if b.c_wins_with(col):
-            return col
+        if b.c_wins_with(legal[i]):
+            return legal[i]
     for i in range(n):
         col = legal[i]
         if b.c_opponent_wins_at(col, b.c_height(col)):
-            if block < 0:
-                block = col
-        elif b.c_height(col) + 1 >= rows or not b.c_opponent_wins_at(col, b.c_height(col) + 1):
-            safe_moves[safe] = col
-            safe += 1
-    if block >= 0:
-        return block
-    if safe > 0:
-        return safe_moves[rng_below(rng, safe)]
+            return col
     return legal[rng_below(rng, n)]
 
 
@@ -117,11 +109,7 @@ cdef int wide_rollout(Board b, Rng* rng) noexcept nogil:
         if wide_any(choice):
             index = wide_lowest_index(choice)  # the block (the leftmost, as `rollout_move`)
         else:
-            # not under an opponent's winning cell: it would take it next
-            choice = wide_and(playable, wide_not(wide_shr(wins[1 - side], 1)))
-            if not wide_any(choice):
-                choice = playable
-            index = wide_nth_index(choice, rng_below(rng, wide_popcount(choice)))
+            index = wide_nth_index(playable, rng_below(rng, wide_popcount(playable)))
         cell = wide_bit(index)
         stones[side] = wide_or(stones[side], cell)
         empty = wide_xor(empty, cell)

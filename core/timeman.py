@@ -18,6 +18,10 @@ from dataclasses import dataclass
 #: move, whose answer is as quick to send (at 0.05 s a move a fixed 0.02 s
 #: left the searches 0.02 s; now 0.035)
 TIME_FRACTION = 0.8
+#: the share for a move made by searches that each stop within a
+#: millisecond of their deadline (the Monte Carlo search reads the clock
+#: every few simulations; the big boards' alpha-beta iterations can overrun)
+PRECISE_TIME_FRACTION = 0.95
 TIME_RESERVE = 0.02
 TIME_RESERVE_SHARE = 0.1
 #: the least a search is ever given, so that a spent move still finds a move
@@ -72,15 +76,15 @@ class SearchResult:
 
 class TimeManager:
     """One move's budget, from the player's time per move and node limit:
-    ``limits.time`` is the whole move (the searches get TIME_FRACTION of it
+    ``limits.time`` is the whole move (the searches get `fraction` of it
     less TIME_RESERVE), ``limits.nodes`` is shared by every search of the
     move. Start it when the move starts; `share` hands out sub-limits and
     `spent` books the nodes each search used."""
 
-    def __init__(self, limits: Limits):
+    def __init__(self, limits: Limits, fraction: float = TIME_FRACTION):
         self.limits = limits
         self.start = time.monotonic()
-        self.budget = move_budget(limits.time) if limits.time else 0.0
+        self.budget = move_budget(limits.time, fraction) if limits.time else 0.0
         self.nodes = 0
 
     def elapsed(self) -> float:
@@ -136,7 +140,8 @@ class TimeManager:
         return result
 
 
-def move_budget(time_per_move: float) -> float:
-    """Seconds the searches may take for one move of `time_per_move`."""
+def move_budget(time_per_move: float, fraction: float = TIME_FRACTION) -> float:
+    """Seconds the searches may take for one move of `time_per_move`, of
+    which they get `fraction` less the reserve."""
     reserve = min(TIME_RESERVE, TIME_RESERVE_SHARE * time_per_move)
-    return max(MIN_SECONDS, time_per_move * TIME_FRACTION - reserve)
+    return max(MIN_SECONDS, time_per_move * fraction - reserve)

@@ -1,7 +1,10 @@
 """strong: our best player. An exact solve when one fits in its time,
-otherwise iterative-deepening alpha-beta with a transposition table, move
-ordering and a threat-based evaluation, within --time-per-move seconds;
-where the solver runs, it also solves on the opponent's time (pondering)."""
+otherwise, on the boards of up to 64 bits and past 192, iterative-deepening
+alpha-beta with a transposition table, move ordering and a threat-based
+evaluation, and on the wide boards between (9x8, 10x9, 14x12...) a Monte
+Carlo tree search with solver backups (clinea.core.mcts), within
+--time-per-move seconds; where the bitboard solver runs, it also solves on
+the opponent's time (pondering)."""
 from __future__ import annotations
 
 import argparse
@@ -11,9 +14,10 @@ import threading
 
 from clinea.core import Board
 from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
+from clinea.core.mcts import Mcts
 from clinea.core.search import MATE_SCORE, WIN_SCORE, Search
 from clinea.core.solver import Solver, centre_first
-from clinea.core.timeman import Limits, SearchResult, TimeManager
+from clinea.core.timeman import PRECISE_TIME_FRACTION, TIME_FRACTION, Limits, SearchResult, TimeManager
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
@@ -69,6 +73,7 @@ class StrongBot(Bot):
             raise ValueError(f"time-per-move={time_per_move} is out of range: allowed 0.001..3600 seconds")
         self.limits = Limits(time=time_per_move, nodes=max_nodes)
         self.search = Search(weights, tt_log2)
+        self.mcts: Mcts | None = None
         # the solver's table (2**22 words, 32 MB) is allocated on first use;
         # on 7x6 its opening book makes a solve worth trying from the first move
         self.solver = Solver(22) if solve else None
@@ -223,7 +228,9 @@ class StrongBot(Bot):
         return SearchResult(move, value, proven=True, weak=True, source="solver")
 
     def choose(self, board: Board) -> int:
-        clock = TimeManager(self.limits)
+        # the Monte Carlo search stops on time: on the wide boards strong can
+        # use nearly all of it (at 0.8 it used 68 % of MCTS's time)
+        clock = TimeManager(self.limits, PRECISE_TIME_FRACTION if board.is_wide else TIME_FRACTION)
         self.stop_pondering()
         found = None
         solving = self._solve_worth_trying(board)
@@ -234,6 +241,8 @@ class StrongBot(Bot):
         if found is None:
             if board.is_bitboard:
                 found = clock.spent(self.search.think(board, clock.share()))
+            elif board.is_wide:
+                found = clock.spent(self._monte_carlo().search(board, clock.share()))
             else:
                 found = clock.spent(self.search.think(board, clock.share(), start_share=BIG_BOARD_START_SHARE,
                                                       keep_partial=True))
@@ -253,6 +262,13 @@ class StrongBot(Bot):
             self._report()
         return found.move
 
+    def _monte_carlo(self) -> Mcts:
+        """The Monte Carlo search, its arena (40 MB) allocated on first use;
+        it keeps its tree from move to move."""
+        if self.mcts is None:
+            self.mcts = Mcts()
+        return self.mcts
+
     def _think_ahead(self, board: Board, move: int, clock: TimeManager) -> None:
         """Spends what a quick proven move left of its time on the replies to
         it: the move after the 7x6 book is the one whose solve does not fit
@@ -267,6 +283,8 @@ class StrongBot(Bot):
         nps = found.nodes / found.time if found.time > 0 else 0.0
         if found.source == "solver":
             what = f"{'weak' if found.weak else 'exact'} solve score {found.score}"
+        elif found.source == "mcts":
+            what = f"mcts score {found.score}" + (" (exact)" if found.proven else "")
         else:
             what = f"depth {found.depth} score {describe(found.score)}" + (" (exact)" if found.proven else "")
         print(f"strong: {what} nodes {found.nodes} nps {nps:,.0f} time {found.time:.3f}s",

@@ -41,3 +41,11 @@ def test_driver_prints_the_cpu_per_move_and_the_ratio_against_a_checkout():
     out = run("driver.py", "--games", "20", "--repeats", "1", "--against", repo)
     assert re.search(r"CPU per move .*median of 1 runs: -?[\d.]+ us", out)
     assert re.search(r"--against: -?[\d.]+ us .*this / --against x-?[\d.]+", out)
+
+
+def test_playouts_prints_games_and_the_monte_carlo_search_s_simulations_per_second():
+    out = run("playouts.py", "--repeats", "1")
+    after = out.split("MCTS from the empty board", 1)[1]
+    rates = dict(re.findall(r"^(\d+x\d+) c=\d+\s+([\d,]+)$", after, re.M))
+    assert set(rates) == {"7x6", "9x8", "10x9", "14x12"}
+    assert all(int(rate.replace(",", "")) > 0 for rate in rates.values())

@@ -225,17 +225,24 @@ def test_beats_random_on_7x6():
     assert wins == 20
 
 
-def test_verbose_reports_depth_nodes_and_speed_on_stderr():
+@pytest.mark.parametrize("size, pattern", [
+    # past 192 bits: alpha-beta, its depth; on the wide boards: the Monte Carlo search
+    ("15 13 5 98", r"depth (\d+) score (-?\d+) nodes (\d+) nps ([\d,]+)"),
+    ("9 8 5 36", r"mcts score (-?\d+) nodes (\d+) nps ([\d,]+)"),
+])
+def test_verbose_reports_depth_nodes_and_speed_on_stderr(size, pattern):
     import re
     import subprocess
 
     player = Path(__file__).resolve().parents[1] / "players" / "strong"
     result = subprocess.run([str(player), "--verbose", "--time-per-move", "0.1"],
-                            input="azul rojo\n9 8 5 36\nvos\n", capture_output=True, text=True, timeout=60)
+                            input=f"azul rojo\n{size}\nvos\n", capture_output=True, text=True, timeout=60)
     assert result.returncode == 0
-    assert result.stdout.strip() in {str(col) for col in range(9)}
-    found = re.search(r"depth (\d+) score (-?\d+) nodes (\d+) nps ([\d,]+)", result.stderr)
-    assert found and int(found.group(1)) >= 1 and int(found.group(3)) > 0
+    assert result.stdout.strip() in {str(col) for col in range(int(size.split()[0]))}
+    found = re.search(pattern, result.stderr)
+    assert found and all(int(x.replace(",", "")) > 0 for x in found.groups()[-2:])
+    if "depth" in pattern:
+        assert int(found.group(1)) >= 1
 
 
 def test_keeps_the_value_just_past_the_book_when_the_exact_distances_do_not_fit():

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from clinea.core import Board
 from clinea.core.search import Search
 from clinea.core.solver import Solver
-from clinea.core.timeman import (MIN_SECONDS, TIME_FRACTION, TIME_RESERVE, TIME_RESERVE_SHARE, Limits, SearchResult,
+from clinea.core.timeman import (MIN_SECONDS, PRECISE_TIME_FRACTION, TIME_FRACTION, TIME_RESERVE, TIME_RESERVE_SHARE, Limits, SearchResult,
                                  TimeManager, move_budget)
 from clinea.players.strong_player import StrongBot
 
@@ -90,9 +90,11 @@ def test_solver_search_is_play_value_within_limits():
     assert full.source == "solver" and full.weak
 
 
-@given(st.floats(0.005, 3600))
-def test_the_searches_get_most_of_a_move_and_the_answer_keeps_a_reserve(time_per_move):
-    budget = move_budget(time_per_move)
+@given(st.floats(0.005, 3600), st.sampled_from([TIME_FRACTION, PRECISE_TIME_FRACTION]))
+def test_the_searches_get_most_of_a_move_and_the_answer_keeps_a_reserve(time_per_move, fraction):
+    budget = move_budget(time_per_move, fraction)
     kept = time_per_move - budget
-    assert kept >= (1 - TIME_FRACTION) * time_per_move + min(TIME_RESERVE, TIME_RESERVE_SHARE * time_per_move) - 1e-9
+    assert kept >= (1 - fraction) * time_per_move + min(TIME_RESERVE, TIME_RESERVE_SHARE * time_per_move) - 1e-9
     assert budget >= 0.6 * time_per_move or budget == MIN_SECONDS
+    assert TimeManager(Limits(time=time_per_move), fraction).budget == budget
+    assert budget >= move_budget(time_per_move) if fraction == PRECISE_TIME_FRACTION else budget == move_budget(time_per_move)

@@ -13,7 +13,8 @@ the figures are printed (no assertion: goals live here, not in the tests).
    9x8 c5, 10x9 c4, 14x12 c6 at equal time per move: each of strong's moves
    gets the median time of MCTS's moves so far on that board (five
    calibration moves from the empty board, then the games'). W-D-L, score and
-   its 95 % interval per board. --record FILE appends every game strong
+   its 95 % interval per board. strong thinks while MCTS does, as it does
+   in a match on two cores or more (--no-ponder: it does not). --record FILE appends every game strong
    did not win (board, strong's side, the moves) as JSON lines, to replay
    the positions it went wrong in.
 
@@ -128,16 +129,17 @@ def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 5) -> l
 
 def play_against_mcts(pyspiel, game, columns: int, rows: int, c: int, strong_side: int,
                       mcts_times: list[float], strong_times: list[float], simulations: int,
-                      seed: int) -> tuple[int, list[int]]:
+                      seed: int, ponder: bool) -> tuple[int, list[int]]:
     """(result for strong, the moves) of one game. Each of strong's moves
     gets the median of MCTS's move times so far on this board (its
     calibration moves and the games'), the clock's 1 ms floor at least: a
     fixed time measured once would be unfair whenever the machine's load
-    changes during the run. MCTS's and strong's seconds per move are
-    appended to the two lists."""
+    changes during the run. With `ponder`, strong thinks while MCTS does,
+    as in a match (on a machine of two cores or more). MCTS's and strong's
+    seconds per move are appended to the two lists."""
     board = Board(columns, rows, c)
     state = game.new_initial_state()
-    bot = StrongBot(time_per_move=max(statistics.median(mcts_times), 0.001))
+    bot = StrongBot(time_per_move=max(statistics.median(mcts_times), 0.001), ponder=ponder)
     bot.new_game(board.copy(), strong_side)
     opponent = mcts_bot(pyspiel, game, simulations, seed)
     while not board.is_over():
@@ -149,13 +151,17 @@ def play_against_mcts(pyspiel, game, columns: int, rows: int, c: int, strong_sid
         else:
             col = opponent.step(state)
             mcts_times.append(time.perf_counter() - start)
+            bot.stop_pondering()
         board.play(col)
         state.apply_action(col)
+        if board.side_to_move != strong_side:
+            bot.ponder(board.copy())
+    bot.stop_pondering()
     return result_for(board, strong_side), board.moves()
 
 
 def against_mcts(boards: list[tuple[int, int, int]], games: int, simulations: int, seed: int,
-                 record: str | None) -> None:
+                 record: str | None, ponder: bool) -> None:
     import pyspiel
     for columns, rows, c in boards:
         game = pyspiel.load_game("connect_four", {"columns": columns, "rows": rows, "x_in_row": c})
@@ -164,7 +170,7 @@ def against_mcts(boards: list[tuple[int, int, int]], games: int, simulations: in
         tally = {1: 0, 0: 0, -1: 0}
         for i in tqdm(range(games), desc=f"{columns}x{rows} c{c} vs MCTS", unit="game"):
             result, moves = play_against_mcts(pyspiel, game, columns, rows, c, i % 2, mcts_times,
-                                              strong_times, simulations, seed + i)
+                                              strong_times, simulations, seed + i, ponder)
             tally[result] += 1
             if record and result < 1:
                 with open(record, "a") as out:
@@ -175,7 +181,8 @@ def against_mcts(boards: list[tuple[int, int, int]], games: int, simulations: in
         low, high = score_from_elo(found.low), score_from_elo(found.high)
         strong_median = f"{statistics.median(strong_times):.3f}" if strong_times else "-"
         print(f"{columns}x{rows} c{c} vs MCTS {simulations} simulations, strong given MCTS's running median "
-              f"(MCTS median {statistics.median(mcts_times):.3f} s a move, strong {strong_median} s): "
+              f"(MCTS median {statistics.median(mcts_times):.3f} s a move, strong {strong_median} s, "
+              f"{'pondering' if ponder else 'no pondering'}): "
               f"W-D-L {tally[1]}-{tally[0]}-{tally[-1]}, score {found.score:.1%} "
               f"[{low:.1%}, {high:.1%}]")
 
@@ -200,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
                         help="on 7x6, N nodes a move (and as many pondering) instead of the clock: the same "
                              "games loaded or not (default 0: the clock)")
     parser.add_argument("--no-ponder", action="store_true",
-                        help="on 7x6, strong does not think on the opponent's time (default: it does)")
+                        help="strong does not think on the opponent's time (default: it does, as in a match "
+                             "on two cores or more)")
     parser.add_argument("--boards", type=board_spec, nargs="+", default=BIG_BOARDS, metavar="BOARD",
                         help="big boards against MCTS, as 10x9c4 (default 9x8c5 10x9c4 14x12c6)")
     parser.add_argument("--record", metavar="FILE",
@@ -210,7 +218,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.openings:
         perfect_7x6(args.openings, args.time_per_move, not args.no_ponder, args.nodes_per_move)
     if args.games:
-        against_mcts(args.boards, args.games, args.simulations, args.seed, args.record)
+        against_mcts(args.boards, args.games, args.simulations, args.seed, args.record, not args.no_ponder)
     return 0
 
 

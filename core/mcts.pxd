@@ -35,6 +35,7 @@ cdef class Mcts:
     cdef long long simulations
     cdef double deadline
     cdef long long max_simulations
+    cdef bint stop_requested  # set by `Mcts.stop` from another thread; cleared by `Mcts.resume`
     cdef int path[MCTS_MAX_DEPTH]
 
     cdef void _reset_tree(self) noexcept nogil

@@ -157,12 +157,23 @@ cdef class Mcts:
         self.capacity = arena_nodes
         self.exploration = exploration
         self.reuse = reuse
+        self.stop_requested = False
         rng_seed(&self.rng, seed)
         self._reset_tree()
 
     def __dealloc__(self):
         PyMem_Free(self.arena)
         PyMem_Free(self.spare)
+
+    def stop(self) -> None:
+        """Makes the search running in another thread (its simulations run
+        without the GIL) return within a simulation, and every later search
+        too, until `resume`: what it found stays in the tree."""
+        self.stop_requested = True
+
+    def resume(self) -> None:
+        """Lets searches run again after `stop`."""
+        self.stop_requested = False
 
     def seed(self, uint64_t seed) -> None:
         """Restarts the random numbers of the rollouts from `seed`."""
@@ -233,8 +244,17 @@ cdef class Mcts:
         cdef int i, k, col, columns = b.c_geometry().columns
         cdef Node* child
         cdef bint last = b.c_moves() + 1 >= b.c_geometry().max_moves
+        cdef int rows = b.c_geometry().rows, threats = 0, threat_col = -1
         if self.used + n > self.capacity:
             return False
+        # the opponent's immediate wins: a move that leaves one open, or
+        # lets the opponent win on top of it, loses at once (proven here
+        # rather than by two more simulations each)
+        if not last:
+            for i in range(n):
+                if b.c_opponent_wins_at(legal[i], b.c_height(legal[i])):
+                    threats += 1
+                    threat_col = legal[i]
         self.arena[index].first = self.used
         self.arena[index].count = n
         # centre first: ties in the selection go to the central columns
@@ -257,6 +277,10 @@ cdef class Mcts:
                 child.proof = 1
             elif last:
                 child.proof = 0
+            elif threats > 1 or (threats == 1 and col != threat_col):
+                child.proof = -1
+            elif b.c_height(col) + 1 < rows and b.c_opponent_wins_at(col, b.c_height(col) + 1):
+                child.proof = -1
         self.used += n
         return True
 
@@ -379,13 +403,16 @@ cdef class Mcts:
         self.simulations = 0
         self.kept = self._reuse(board) if self.reuse else 0
         with nogil:
+            # one simulation at least: it expands the root, which the move comes from
             while self.arena[0].proof == UNPROVEN:
+                self._simulate(b)
+                if self.stop_requested:
+                    break
                 if self.max_simulations > 0 and self.simulations >= self.max_simulations:
                     break
                 if (self.deadline > 0 and self.simulations % CHECK_EVERY == 0
                         and monotonic() >= self.deadline):
                     break
-                self._simulate(b)
         cdef int best = self._best_child()
         cdef Node* child = &self.arena[best]
         proven = child.proof != UNPROVEN and (self.arena[0].proof != UNPROVEN or child.proof == 1)
@@ -407,6 +434,7 @@ cdef class Mcts:
             self._reset_tree()
             return 0
         cdef int index = 0, i, col
+        cdef long kept
         cdef Node* node
         for col in moves[len(previous):]:
             node = &self.arena[index]
@@ -420,7 +448,12 @@ cdef class Mcts:
             else:
                 self._reset_tree()
                 return 0
-        return self._keep_subtree(index)
+        kept = self._keep_subtree(index)
+        if self.arena[0].count < 0:
+            # proven at its parent's expansion, never expanded: the search
+            # expands it, for a move to answer with
+            self.arena[0].proof = UNPROVEN
+        return kept
 
     cdef int _best_child(self) except -1:
         cdef Node* root = &self.arena[0]

@@ -46,6 +46,9 @@ THINK_AHEAD_MOVES = 3
 #: 0.383 s on 10x9): the search starts iterations later in the move and
 #: plays a cut iteration's move when it beat the previous best
 BIG_BOARD_START_SHARE = 0.7
+#: the Monte Carlo search's limit when it thinks on the opponent's time:
+#: the opponent's answer stops it long before
+PONDER_SECONDS = 3600.0
 
 
 def describe(score: int) -> str:
@@ -110,15 +113,25 @@ class StrongBot(Bot):
         return remaining <= limit or self.solver.uses_book
 
     def ponder(self, board: Board) -> None:
-        """Thinks on the opponent's time, in a thread, until it answers: for
+        """Thinks on the opponent's time, in a thread, until it answers. On
+        the bitboard path, where the solver runs (it releases the GIL): for
         each reply, the opponent's best first, the move keeping our value
-        (win / draw / loss) after it. What it proves stays in the solver's
-        table, where the next move finds it. Only on the bitboard path, whose
-        solver releases the GIL."""
+        (win / draw / loss) after it; what it proves stays in the solver's
+        table, where the next move finds it. On the wide boards: the Monte
+        Carlo search goes on from the position our move left (its
+        simulations run without the GIL), and the next move starts from the
+        subtree of the opponent's reply."""
         self.stop_pondering()
-        if not self.ponders or not board.is_bitboard or not self._solve_worth_trying(board):
+        if not self.ponders or board.is_over():
             return
-        self.pondering = threading.Thread(target=self._ponder, args=(board,), daemon=True)
+        if board.is_wide:
+            # until stopped, or with a node limit per move, as many simulations
+            limits = Limits(nodes=self.limits.nodes) if self.limits.nodes else Limits(time=PONDER_SECONDS)
+            self.pondering = threading.Thread(target=self._monte_carlo().search, args=(board, limits), daemon=True)
+        elif board.is_bitboard and self._solve_worth_trying(board):
+            self.pondering = threading.Thread(target=self._ponder, args=(board,), daemon=True)
+        else:
+            return
         self.pondering.start()
 
     def _ponder(self, board: Board) -> None:
@@ -187,9 +200,12 @@ class StrongBot(Bot):
 
     def stop_pondering(self) -> None:
         if self.pondering is not None:
-            self.solver.stop()
+            searches = [search for search in (self.solver, self.mcts) if search is not None]
+            for search in searches:
+                search.stop()
             self.pondering.join()
-            self.solver.resume()
+            for search in searches:
+                search.resume()
             self.pondering = None
 
     def _try_solve(self, board: Board, clock: TimeManager, share: float) -> SearchResult | None:

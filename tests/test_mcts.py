@@ -2,6 +2,8 @@
 values against the exact solver, a bounded arena, determinism, the kept
 subtree, and its two rollout paths against each other."""
 import random
+import threading
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -76,6 +78,50 @@ def test_proven_values_agree_with_the_exact_solver(shape, seed, share):
             after.play(col)
             value = 1 if after.winner is not None else (0 if after.is_over() else -solver.solve(after, weak=True))
             assert proof == value, (board.moves(), col)
+
+
+@settings(max_examples=80)
+@given(st.sampled_from(SHAPES), st.integers(0, 2**32), st.floats(0.0, 1.0))
+def test_a_move_leaving_a_win_in_one_is_proven_lost_when_the_root_is_expanded(shape, seed, share):
+    # one simulation expands the root and nothing below it: every proof of
+    # a root move is the expansion's own, checked against playing it out
+    board = position(shape, seed, share)
+    mcts = Mcts(seed=seed)
+    mcts.search(board, Limits(nodes=1))
+    for col, visits, mean, proof in mcts.root_children():
+        if board.is_winning_move(col):
+            assert proof == 1
+        else:
+            assert (proof == -1) == loses_in_one(board, col), (board.moves(), col)
+
+
+def test_a_search_from_a_move_proven_lost_at_expansion_still_answers():
+    # 7x6: the first player holds two open ends of three in a row, so every
+    # move of the second loses at once; after one of them, the kept node was
+    # proven at its parent's expansion and never expanded
+    board = Board.from_moves([2, 2, 3, 3, 4])
+    mcts = Mcts(seed=1)
+    mcts.search(board, Limits(nodes=50))
+    assert mcts.root_proof == -1
+    board.play(0)
+    found = mcts.search(board, Limits(nodes=50))
+    assert board.is_winning_move(found.move) and found.proven and mcts.root_proof == 1
+
+
+def test_stop_ends_a_search_in_another_thread_and_resume_lets_searches_run():
+    board = Board(9, 8, 5)
+    mcts = Mcts(seed=2)
+    done = []
+    thread = threading.Thread(target=lambda: done.append(mcts.search(board, Limits(time=600))))
+    thread.start()
+    time.sleep(0.05)
+    mcts.stop()
+    thread.join(timeout=10)
+    assert not thread.is_alive() and done[0].move in board.legal_columns()
+    # stopped, a search does the one simulation that gives it a move
+    assert mcts.search(board, Limits(nodes=500)).nodes == 1
+    mcts.resume()
+    assert mcts.search(board, Limits(nodes=500)).nodes == 500
 
 
 def test_proves_small_end_games_within_a_budget():

@@ -122,3 +122,39 @@ def test_by_default_strong_ponders_only_with_a_core_to_spare(monkeypatch, cores,
         assert (bot.pondering is not None) == ponders
     finally:
         bot.stop_pondering()
+
+
+@pytest.mark.parametrize("solve", [True, False])
+def test_on_a_wide_board_the_next_move_starts_from_the_tree_grown_while_pondering(solve):
+    # 9x8 c5 (81 bits): the Monte Carlo search goes on below our move while
+    # the opponent thinks, and the next search keeps what lies below the reply
+    kept = {}
+    for ponder in (False, True):
+        bot = StrongBot(time_per_move=3600.0, max_nodes=3000, solve=solve, ponder=ponder)
+        board = Board(9, 8, 5)
+        bot.new_game(board.copy(), 0)
+        board.play(bot.choose(board.copy()))
+        bot.ponder(board.copy())
+        assert (bot.pondering is not None) == ponder
+        if ponder:
+            bot.pondering.join(timeout=60)  # its node limit ends it
+            assert not bot.pondering.is_alive()
+        bot.stop_pondering()
+        board.play(4)
+        assert bot.choose(board.copy()) in board.legal_columns()
+        kept[ponder] = bot.mcts.nodes_kept
+    assert kept[True] > kept[False] > 0
+
+
+def test_on_a_wide_board_pondering_stops_at_once():
+    bot = StrongBot(time_per_move=3600.0, ponder=True)
+    board = Board.from_moves([4], 9, 8, 5)
+    bot.new_game(Board(9, 8, 5), 0)
+    bot.ponder(board.copy())  # no limit but the opponent's answer
+    assert bot.pondering is not None and bot.pondering.is_alive()
+    thread = bot.pondering
+    bot.stop_pondering()
+    assert bot.pondering is None and not thread.is_alive()
+    board.play(4)
+    bot.limits = Limits(time=3600.0, nodes=500)
+    assert bot.choose(board.copy()) in board.legal_columns() and bot.mcts.simulations == 500

@@ -384,8 +384,8 @@ cdef class Mcts:
 
     def search(self, Board board, limits: Limits = Limits()) -> SearchResult:
         """Simulations from `board` until `limits` run out (`time` seconds,
-        `nodes` simulations; at least one limit must be set) or the root is
-        proven. The move: a winning one when proven; else the most visited
+        `nodes` simulations; at least one limit must be set), the root is
+        proven or `stop` is called; one simulation at least. The move: a winning one when proven; else the most visited
         among those not proven lost (when every move is, the most visited).
         `score` is the proven value (1, 0, -1, `proven` set) or the move's
         mean result scaled to -1000..1000; `nodes` counts simulations."""

@@ -3,8 +3,9 @@ otherwise, on the boards of up to 64 bits and past 192, iterative-deepening
 alpha-beta with a transposition table, move ordering and a threat-based
 evaluation, and on the wide boards between (9x8, 10x9, 14x12...) a Monte
 Carlo tree search with solver backups (clinea.core.mcts), within
---time-per-move seconds; where the bitboard solver runs, it also solves on
-the opponent's time (pondering)."""
+--time-per-move seconds. With two cores it also thinks on the opponent's
+time (pondering): where the bitboard solver runs, it solves the replies;
+on the wide boards, the Monte Carlo search goes on below its move."""
 from __future__ import annotations
 
 import argparse
@@ -320,8 +321,9 @@ class StrongBot(Bot):
                             help="transposition table of 2**N entries of 16 bytes, 0..30 (default 20)")
         parser.add_argument("--no-solve", action="store_true", help="never try the exact solver (default: try it near the end, and on 7x6 always)")
         parser.add_argument("--no-ponder", action="store_true",
-                            help="never think on the opponent's time (default: with two cores or more, where the solver "
-                                 "runs, it solves the opponent's replies in a second thread until the opponent answers)")
+                            help="never think on the opponent's time (default: with two cores or more, in a second "
+                                 "thread until the opponent answers, where the solver runs it solves the opponent's "
+                                 "replies, and on the wide boards the Monte Carlo search goes on)")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> "StrongBot":

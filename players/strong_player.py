@@ -64,7 +64,8 @@ def describe(score: int) -> str:
 
 
 class StrongBot(Bot):
-    """Exact solve when it fits, else iterative-deepening alpha-beta, timed."""
+    """Exact solve when it fits, else Monte Carlo tree search on the wide boards
+    and iterative-deepening alpha-beta on the others, timed."""
 
     name = "strong"
     reports = True

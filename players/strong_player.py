@@ -64,8 +64,7 @@ def describe(score: int) -> str:
 
 
 class StrongBot(Bot):
-    """Exact solve when it fits, else Monte Carlo tree search on the wide boards
-    and iterative-deepening alpha-beta on the others, timed."""
+    """Exact solve when it fits, else Monte Carlo (wide boards) or alpha-beta, timed."""
 
     name = "strong"
     reports = True

@@ -28,7 +28,7 @@ from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock
 from clinea.judge.report import Standings, summary
 from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
-from clinea.judge.results import ResultLog, ResultsError, check_writable, read_header
+from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
 from clinea.judge.stats import Sprt, SprtDecision, sprt_decision
 from clinea.judge.table import MatchStopped, Table, open_window
 from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
@@ -408,7 +408,7 @@ def run(argv: list[str]) -> int:
     course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
     # the number of games in all, None for the course's endless match
     total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
-    sandbox = confinement(parser, args, size, total, [path, args.log_dir, course_logs])
+    sandbox = confinement(parser, args, size, total, [path, path and key_path(path), args.log_dir, course_logs])
     if not quiet:
         print(sandbox.describe(), file=sys.stderr, flush=True)
     if args.ray is not None:

@@ -167,6 +167,18 @@ def test_a_daemon_does_not_survive_a_sigkill_of_the_judge(tmp_path):
 
 # ---------------------------------------------------------------- controls
 
+def test_a_forged_record_that_reached_the_file_is_refused_by_resume(tmp_path):
+    # without the sandbox the forger writes into the file; --resume must not count it
+    target = str(tmp_path / "work" / "results.jsonl")
+    _, _, _, results, log_dir, _ = play(tmp_path, "forge_results", target, sandbox="off")
+    assert any("forged a record" in line for line in attack_lines(log_dir))
+    forged = [record["id"] for record in records(results)].count("999999")
+    assert forged >= GAMES
+    done = subprocess.run([C_LINEA, "--resume", "results.jsonl", "--sandbox", "off"], cwd=tmp_path / "work",
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode in (0, 1), done.stderr
+    assert f"{forged} record(s) the judge did not write" in done.stderr and f"{GAMES} games" in done.stdout
+
 @pytest.mark.parametrize("kind,harm", [
     ("kill_opponent", lambda games, lines: any(g["forfeit"] == "rojo" for g in games)),
     ("answer_for_opponent", lambda games, lines: any(g["forfeit"] == "rojo" for g in games)),

@@ -96,7 +96,7 @@ def forge_results():
         if "--results" in words:
             name = words[words.index("--results") + 1]
             paths.append(name if name.startswith("/") else f"/proc/{pid}/cwd/{name}")
-    forged = '{"id": 999999, "columns": 7, "rows": 6, "c": 4, "p": 21, "players": ["azul", "rojo"], ' \
+    forged = '{"id": "999999", "columns": 7, "rows": 6, "c": 4, "p": 21, "players": ["azul", "rojo"], ' \
              '"colours": ["azul", "rojo"], "opening": [], "moves": [0, 1, 0, 1, 0, 1, 0], "times": [], ' \
              '"winner": "azul", "reason": "connect", "forfeit": null}\n'
     for path in paths:

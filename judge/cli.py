@@ -409,14 +409,15 @@ def run(argv: list[str]) -> int:
     # the number of games in all, None for the course's endless match
     total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
     sandbox = confinement(parser, args, size, total, [path, path and key_path(path), args.log_dir, course_logs])
-    if not quiet:
-        print(sandbox.describe(), file=sys.stderr, flush=True)
+    programs = any(player.command is not None for player in players)
     if args.ray is not None:
         from clinea.judge.ray_backend import RayRunner
         runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir, sandbox)
     else:
         runner = Runner(players, size, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
                         table.human if table else None, table.view if table else None, course_logs, sandbox)
+    if programs and not (quiet or table):  # the run's header, above its progress bar
+        print(sandbox.describe(), file=sys.stderr, flush=True)
     bar = None if quiet or table else progress_bar(total, standings.games, "game")
     forfeits = 0
 
@@ -481,7 +482,8 @@ def run(argv: list[str]) -> int:
     if why:
         print(why, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
     print(summary(standings, names, None if course else args.games or 1, sprt, decision))
-    print(sandbox.describe())
+    if programs:
+        print(sandbox.describe())
     if interrupted.is_set():
         kept = f"they are in {path}" if path else "no --results file keeps them"
         print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)

@@ -29,6 +29,8 @@ import sys
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional, Sequence
 
+import clinea
+
 MODES = ("auto", "strict", "off")
 BWRAP = "bwrap"
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
@@ -284,9 +286,56 @@ def bubblewrap_problem() -> Optional[str]:
     return None
 
 
+@functools.lru_cache(maxsize=None)
+def _shared_folders() -> tuple[str, ...]:
+    """Folders every seat needs whoever names them: the system's, Python's
+    (any interpreter a #! line may pick) and clinea's own code (a user's
+    bot imports it; an editable install serves it from the checkout)."""
+    import clinea.core
+    import clinea.players
+
+    folders = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/proc", "/dev", "/sys", "/opt"}
+    folders |= {os.path.realpath(prefix) for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    folders.add(os.path.dirname(os.path.realpath(sys.executable)))
+    folders |= {os.path.dirname(os.path.realpath(module.__file__)) for module in (clinea, clinea.core, clinea.players)
+                if module.__file__}
+    return tuple(sorted(folders))
+
+
 def _is_system(path: str) -> bool:
-    return path in ("/", os.path.realpath(sys.prefix), os.path.realpath(sys.base_prefix)) or \
-        path.startswith(("/usr/", "/bin/", "/lib", "/etc/", "/proc/", "/dev/", "/sys/")) or path == "/usr"
+    return path == "/" or any(_inside(path, folder) for folder in _shared_folders())
+
+
+def _interpreter_folders(program: str) -> list[str]:
+    """What the #! line of `program` needs: its interpreter's folder and,
+    for a virtual environment's Python, the environment."""
+    try:
+        with open(program, "rb") as file:
+            first = file.read(256).split(b"\n", 1)[0]
+    except OSError:
+        return []
+    words = first[2:].split() if first.startswith(b"#!") else []
+    if not words or not words[0].startswith(b"/"):
+        return []
+    interpreter = os.fsdecode(words[0])
+    folders = [os.path.dirname(interpreter), os.path.dirname(os.path.realpath(interpreter))]
+    environment = os.path.dirname(os.path.dirname(interpreter))
+    if os.path.isfile(os.path.join(environment, "pyvenv.cfg")):
+        folders.append(environment)
+    return folders
+
+
+def _needed_folders(command: Sequence[str], cwd: str) -> set[str]:
+    """Everything a seat must see whatever its scratch /tmp covers: the
+    shared folders, the judge's import path (a registered player runs with
+    it), and what the #! line of its program names."""
+    folders = set(_shared_folders())
+    folders |= {os.path.realpath(entry) for entry in sys.path if entry and os.path.isdir(entry)}
+    folders |= {os.path.realpath(entry) for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                if entry and os.path.isdir(entry)}
+    if command:
+        folders |= {os.path.realpath(f) for f in _interpreter_folders(os.path.join(cwd, command[0]))}
+    return {folder for folder in folders if os.path.isdir(folder)}
 
 
 def program_folders(command: Sequence[str], cwd: Optional[str] = None) -> list[str]:
@@ -414,8 +463,11 @@ class Sandbox:
             here = "/tmp"
         # mounts from the outermost in: its own folders and its working folder
         # show again through the scratch /tmp, others' hide inside its own
+        scratch = ("/tmp", "/dev/shm")
+        needed = {folder for folder in _needed_folders(command, here)
+                  if any(_inside(folder, s) for s in scratch) and not any(_inside(folder, c) for c in covered)}
         mounts = [(folder, ["--tmpfs", folder]) for folder in covered]
-        mounts += [(folder, ["--ro-bind", folder, folder]) for folder in {*own, here} - {"/tmp"}]
+        mounts += [(folder, ["--ro-bind", folder, folder]) for folder in {*own, here, *needed} - set(scratch)]
         mounts += [(path, ["--ro-bind", "/dev/null", path]) for path in self.hidden if os.path.isfile(path)]
         args = _bwrap_base(self.limits.scratch)
         for _, mount in sorted(mounts, key=lambda item: item[0].count("/")):

@@ -33,16 +33,37 @@ def command_line(pid):
         return ""
 
 
+def same_run(pid):
+    """Whether process `pid` belongs to this test's run (it carries the
+    test's tag), so that an attack that works hurts no other test's judge."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as file:
+            return f"HOSTILE_TAG={TAG}".encode() in file.read().split(b"\0")
+    except OSError:
+        return False
+
+
 def pids_running(program):
-    """Every process this bot can see that runs `program` (as its
-    executable or as the script of its interpreter)."""
+    """Every process of this run this bot can see that runs `program` (as
+    its executable or as the script of its interpreter)."""
     return [int(entry) for entry in os.listdir("/proc")
             if entry.isdigit() and int(entry) != os.getpid()
-            and any(word.endswith(program) for word in command_line(entry).split()[:3])]
+            and any(word.endswith(program) for word in command_line(entry).split()[:3]) and same_run(entry)]
 
 
 def judges():
-    return pids_running("clinea.judge")
+    """The judge among this bot's ancestors (a judge is not dumpable: its
+    environment is not for others to read)."""
+    found, pid = [], os.getppid()
+    while pid > 1:
+        if "clinea.judge" in command_line(pid):
+            found.append(pid)
+        try:
+            with open(f"/proc/{pid}/stat") as file:
+                pid = int(file.read().rsplit(")", 1)[1].split()[1])
+        except OSError:
+            break
+    return found
 
 
 def signal_all(pids, signum):

@@ -25,8 +25,12 @@ $(VENV)/.installed: $(VENV)/bin/activate $(BUILD_INPUTS)
 	$(PIP) install --no-build-isolation -e ".[test,ray]"
 	touch $@
 
+# players/NAME for every player that can run here: one whose extra is not
+# installed gets none (clinea play --list names the extra it needs)
+WRITE_LAUNCHERS := $(PY) -c "from clinea.players.registry import write_launchers; write_launchers('players')"
+
 install: $(VENV)/.installed
-	@$(PY) -c "from clinea.players.registry import write_launchers; write_launchers('players')"
+	@$(WRITE_LAUNCHERS)
 
 # The main job: our strongest player against random, 100 judged games on 7x6,
 # colours and first move alternating, with the tally and Elo at the end.
@@ -41,6 +45,7 @@ run: install
 # kaggle-environments' tree takes minutes, rebuilding the core does not need it.
 $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel]"
+	@$(WRITE_LAUNCHERS)
 	touch $@
 
 test: install $(VENV)/.extras

@@ -32,6 +32,14 @@ BUILTIN: dict[str, str] = {
     "kaggle": "clinea.integrations.kaggle_player:KaggleAgentBot",
     "openspiel_mcts": "clinea.integrations.openspiel_mcts_player:OpenSpielMCTSBot",
 }
+#: what a built-in player needs beyond clinea's own dependencies: the extra
+#: that installs it and the top-level modules its module imports (looked up,
+#: not imported: finding jax-heavy packages costs a directory scan, importing
+#: them seconds)
+REQUIRES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "kaggle": ("kaggle", ("kaggle_environments",)),
+    "openspiel_mcts": ("openspiel", ("pyspiel",)),
+}
 ENTRY_POINT_GROUP = "clinea.players"
 COMMAND_PREFIX = "clinea-"  # clinea-strong runs the player strong
 
@@ -58,6 +66,15 @@ def load(name: str) -> type[Bot]:
         target = registered[name]
     module, _, attribute = target.partition(":")
     return getattr(importlib.import_module(module), attribute)
+
+
+def missing_extra(name: str) -> str | None:
+    """The extra the player `name` needs and cannot find (a module of
+    REQUIRES is not installed), or None when it can run."""
+    extra, modules = REQUIRES.get(name, (None, ()))
+    if any(importlib.util.find_spec(module) is None for module in modules):
+        return extra
+    return None
 
 
 def is_bot_file(word: str) -> bool:
@@ -96,18 +113,39 @@ def load_file(path: str) -> type[Bot]:
 
 def write_launchers(directory: str) -> list[str]:
     """Makes `directory/NAME` a link to `directory/launch` for every built-in
-    player (the launcher reads the player's name from the link): the
-    executables the course judge is given. Returns the names written."""
+    player that can run here (the launcher reads the player's name from the
+    link): the executables the course judge is given. A player whose extra
+    is missing gets no launcher, and loses the one an earlier install wrote:
+    it would exit at its first line and leave the judge a dead seat.
+    Returns the names written."""
     written = []
     for name in BUILTIN:
         link = os.path.join(directory, name)
-        if os.path.islink(link) and os.readlink(link) == "launch":
+        ours = os.path.islink(link) and os.readlink(link) == "launch"
+        if missing_extra(name):
+            if ours:
+                os.remove(link)
+            continue
+        if ours:
             continue
         if os.path.lexists(link):
             os.remove(link)
         os.symlink("launch", link)
         written.append(name)
     return written
+
+
+def listing(registered: dict[str, str]) -> list[str]:
+    """`clinea play --list`: a line per player, naming the extra that a
+    player which cannot run here needs."""
+    from clinea.integrations import install_command
+
+    lines = []
+    for name in sorted(registered):
+        extra = missing_extra(name)
+        needs = f"   (needs: {install_command(extra)})" if extra else ""
+        lines.append(f"{name:20} {registered[name]}{needs}")
+    return lines
 
 
 def build_parser(registered: dict[str, str]) -> argparse.ArgumentParser:
@@ -137,8 +175,7 @@ def main(argv: list[str] | None = None) -> int:
         return main_for(load(argv[0]), argv[1:], program=f"clinea play {argv[0]}")
     registered = players()
     if argv and argv[0] == "--list":
-        for name in sorted(registered):
-            print(f"{name:20} {registered[name]}")
+        print("\n".join(listing(registered)))
         return 0
     if argv and is_bot_file(argv[0]):
         try:

@@ -14,6 +14,7 @@ A package of yours registers a player in its pyproject.toml:
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import importlib.util
 import os
@@ -79,6 +80,39 @@ def missing_extra(name: str) -> str | None:
 
 def is_bot_file(word: str) -> bool:
     return word.endswith(".py") and os.path.isfile(word)
+
+
+#: a bot file's source is read whole to tell a bot from a program; no bot is this long
+MAX_SOURCE_BYTES = 4 << 20
+
+
+def declares_bot(path: str) -> bool:
+    """Whether the Python file `path` defines what `load_file` loads, read
+    without running it: a top-level `choose` (a function, an assignment or
+    an import), or a top-level class with a base named like a bot
+    (`Bot`, `clinea.players.Bot`, `StrongBot`). A file that does neither is
+    a program of its own (one speaking the protocol runs it at import)."""
+    with open(path, "rb") as file:
+        source = file.read(MAX_SOURCE_BYTES + 1)
+    if len(source) > MAX_SOURCE_BYTES:
+        raise ValueError(f"{path} is over {MAX_SOURCE_BYTES >> 20} MB: not a bot's source")
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError):
+        return True  # load_file reports it
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(base).endswith("Bot") for base in node.bases):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "choose":
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (alias.asname or alias.name) == "choose" for alias in node.names):
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(target, ast.Name) and target.id == "choose"
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            return True
+    return False
 
 
 def load_file(path: str) -> type[Bot]:

@@ -25,8 +25,12 @@ $(VENV)/.installed: $(VENV)/bin/activate $(BUILD_INPUTS)
 	$(PIP) install --no-build-isolation -e ".[test,ray]"
 	touch $@
 
+# players/NAME for every player that can run here: one whose extra is not
+# installed gets none (clinea play --list names the extra it needs)
+WRITE_LAUNCHERS := $(PY) -c "from clinea.players.registry import write_launchers; write_launchers('players')"
+
 install: $(VENV)/.installed bubblewrap
-	@$(PY) -c "from clinea.players.registry import write_launchers; write_launchers('players')"
+	@$(WRITE_LAUNCHERS)
 
 # The judge confines every seat with bubblewrap (clinea.judge.sandbox), a
 # system tool, not a Python package: root (as CI is) gets it from apt, anyone
@@ -52,6 +56,7 @@ run: install
 # kaggle-environments' tree takes minutes, rebuilding the core does not need it.
 $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel]"
+	@$(WRITE_LAUNCHERS)
 	touch $@
 
 test: install $(VENV)/.extras

@@ -21,6 +21,7 @@ from RLIMIT_NPROC, so a root judge needs the cgroup).
 from __future__ import annotations
 
 import functools
+import itertools
 import os
 import resource
 import shutil
@@ -32,6 +33,8 @@ from typing import Callable, Iterable, Optional, Sequence
 import clinea
 
 MODES = ("auto", "strict", "off")
+# seats of this process, whichever sandbox made them: each cgroup's name
+_SEATS = itertools.count(1)
 BWRAP = "bwrap"
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 # The first program in the sandbox: it takes the seat's pipes from the
@@ -203,6 +206,7 @@ class Cgroups:
     `clinea-<pid>`, under the judge's own cgroup; None where not delegated."""
 
     def __init__(self, name: str):
+        self.made: list[SeatCgroup] = []
         self.bases: dict[str, str] = {}
         for controller in ("pids", "memory"):
             folder = _controller_folder(controller)
@@ -240,14 +244,16 @@ class Cgroups:
                 if controller == "pids":
                     SeatCgroup(folders).remove()
                     return None
-        return SeatCgroup(folders)
+        self.made.append(SeatCgroup(folders))
+        return self.made[-1]
 
     def remove(self) -> None:
+        """Removes the seats' cgroups made here that are empty, then the run's
+        folders if nothing else is in them (a cgroup with processes stays)."""
+        for seat in self.made:
+            seat.remove()
         for base in self.bases.values():
             try:
-                for leaf in os.listdir(base):
-                    if os.path.isdir(os.path.join(base, leaf)):
-                        os.rmdir(os.path.join(base, leaf))
                 os.rmdir(base)
             except OSError:
                 pass
@@ -406,7 +412,6 @@ class Sandbox:
         self.problem = problem
         self.hidden = tuple(os.path.realpath(path) for path in self.hidden)
         self._cgroups: Optional[Cgroups] = None
-        self._seats = 0
         self.root = os.geteuid() == 0
 
     @property
@@ -429,8 +434,7 @@ class Sandbox:
     def launch(self, command: Sequence[str], cwd: Optional[str], others: Iterable[str] = ()) -> Launch:
         """How to start `command` in `cwd` confined, with the folders
         `others` (other seats' program folders) out of its sight."""
-        self._seats += 1
-        cgroup = self.cgroups.seat(f"seat-{self._seats}", self.limits)
+        cgroup = self.cgroups.seat(f"seat-{next(_SEATS)}", self.limits)
         rlimits = self.limits.rlimits()
 
         def before_exec() -> None:

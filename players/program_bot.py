@@ -1,8 +1,8 @@
 """A player program (anything speaking the referee protocol) as a Bot, so
 that code which takes bots (the Kaggle and OpenSpiel bridges) takes
 programs too. The conversation goes through the judge's own process seat:
-the same start-up, timeouts and process-group clean-up as under
-`clinea judge`.
+the same start-up, sandbox (clinea.judge.sandbox, `auto`), timeouts and
+process-group clean-up as under `clinea judge`.
 """
 from __future__ import annotations
 
@@ -13,6 +13,7 @@ from typing import Optional, Sequence
 from clinea.core import Board
 from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.referee import Forfeit
+from clinea.judge.sandbox import Sandbox
 from clinea.protocol import COLOURS
 from clinea.players.bot import Bot
 
@@ -36,7 +37,8 @@ class ProgramBot(Bot):
             raise ValueError("a program needs a command: got an empty one")
         self.command = list(command)
         self.time_per_move = time_per_move
-        self.seat = ProcessSeat(self.command[0], self.command)
+        self.sandbox = Sandbox("auto")
+        self.seat = ProcessSeat(self.command[0], self.command, sandbox=self.sandbox)
         self.expected: Optional[list[int]] = None  # the moves the program knows, while a game is on
         self.start: Optional[Board] = None
         _OPEN.add(self)
@@ -79,6 +81,7 @@ class ProgramBot(Bot):
     def close(self) -> None:
         """Ends the program (`salir`, then its process group is killed)."""
         self.seat.close()
+        self.sandbox.close()
         self.expected = None
         _OPEN.discard(self)
 

@@ -16,7 +16,7 @@ import uuid
 import pytest
 
 from clinea.judge.sandbox import bubblewrap_problem
-from judge_helpers import BOTS, C_LINEA, bot, replay_transcript, tagged_processes, transcript
+from judge_helpers import sigkill_and_wait_for_the_tagged, BOTS, C_LINEA, bot, replay_transcript, tagged_processes, transcript
 
 GAMES = 3
 
@@ -154,15 +154,10 @@ def test_a_daemon_does_not_survive_a_sigkill_of_the_judge(tmp_path):
                 b"import time" in open(f"/proc/{pid}/cmdline", "rb").read() for pid in tagged_processes(tag)
                 if os.path.exists(f"/proc/{pid}/cmdline")):
             time.sleep(0.05)
-        judge.kill()
-        judge.wait()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and tagged_processes(tag):
-            time.sleep(0.05)
+        assert sigkill_and_wait_for_the_tagged(judge, tag) == []
     finally:
         judge.kill()
         judge.wait()
-    assert tagged_processes(tag) == []
 
 
 # ---------------------------------------------------------------- controls

@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from clinea.judge.cli import EXIT_FORFEIT, main
-from judge_helpers import C_LINEA, bot, records, replay_transcript, tagged_processes, transcript
+from judge_helpers import sigkill_and_wait_for_the_tagged, C_LINEA, bot, records, replay_transcript, tagged_processes, transcript
 
 TIMED = ["--time-per-move", "0.3"]
 FORFEITS = [
@@ -125,12 +125,7 @@ def test_sigkill_of_the_judge_takes_every_player_and_what_they_started_down(tmp_
             assert settled_count(tag, expected) == expected
         else:
             assert settled_count(tag, expected + 4 * int(concurrency)) == expected + 4 * int(concurrency)
-        judge.kill()
-        judge.wait()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and tagged_processes(tag):
-            time.sleep(0.05)
+        assert sigkill_and_wait_for_the_tagged(judge, tag) == []
     finally:
         judge.kill()  # only if the test failed before it did so
         judge.wait()
-    assert tagged_processes(tag) == []

@@ -337,10 +337,12 @@ def parse(argv: Sequence[str], resumed: bool = False):
         parser.error("--ray plays programs only: give every player a program, without --ui")
     if args.sprt and len(players) != 2:
         parser.error(f"--sprt needs exactly 2 players, got {len(players)}")
-    paired = bool(args.openings or args.openings_file)
-    if args.sprt_model == "pentanomial" and not paired:
-        parser.error("--sprt model=pentanomial counts game pairs: give --openings K or --openings-file FILE")
-    args.sprt_model = args.sprt_model or ("pentanomial" if paired else "trinomial")
+    # a pair: one opening, the first move swapped (which --first forbids)
+    args.paired = bool(args.openings or args.openings_file) and not (course and args.first)
+    if args.sprt_model == "pentanomial" and not args.paired:
+        parser.error("--sprt model=pentanomial counts game pairs: give --openings K or --openings-file FILE"
+                     + (", without --first" if args.first else ""))
+    args.sprt_model = args.sprt_model or ("pentanomial" if args.paired else "trinomial")
     time_controls(parser, args, players)
     if args.resume and any(player.command is None for player in players):
         parser.error(f"--resume {args.resume}: the stored run has no player programs, nothing to resume")
@@ -438,7 +440,6 @@ def run(argv: list[str]) -> int:
     parser, args, players, course, run_argv = parse(argv)
     size = Rules(args.columns, args.rows, args.c, args.p)
     names = [p.name for p in players]
-    if course:
     book = getattr(args, "book", None)
     if course:
         specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings,
@@ -447,7 +448,7 @@ def run(argv: list[str]) -> int:
         specs = tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings,
                                     book, args.openings_order)
 
-    standings = Standings(paired=bool(args.openings or book))
+    standings = Standings(paired=args.paired)
     path = args.resume or args.results
     log = None
     if path:

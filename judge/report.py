@@ -204,8 +204,9 @@ def pentanomial_line(player: str, counts: tuple[int, ...]) -> str:
 
 
 def format_nelo(est: NormalisedElo) -> str:
-    if not math.isfinite(est.nelo):
-        return f"nElo {'+inf' if est.nelo > 0 else '-inf'} (no spread)"
+    if not math.isfinite(est.margin):  # every pair scored alike
+        shown = f"{est.nelo:+.2f}" if math.isfinite(est.nelo) else ("+inf" if est.nelo > 0 else "-inf")
+        return f"nElo {shown} (no spread)"
     return f"nElo {est.nelo:+.2f} +/- {est.margin:.2f} (95 %)"
 
 

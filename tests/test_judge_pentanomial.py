@@ -6,7 +6,7 @@ import random
 import statistics
 
 import pytest
-from hypothesis import given
+from hypothesis import assume, given
 from hypothesis import strategies as st
 
 from clinea.core import Rules
@@ -111,20 +111,35 @@ counts5 = st.lists(st.integers(0, 400), min_size=5, max_size=5).filter(lambda c:
 
 
 @given(counts5, st.integers(0, 3), st.floats(-5, 3), st.floats(0.5, 8))
-def test_llr_grows_when_a_pair_scores_more(counts, bin_, nelo0, width):
+def test_llr_grows_with_the_pairs_normalised_elo(counts, bin_, nelo0, width):
+    """The normalised LLR is a function of the pairs' nElo (and their
+    number) that grows with it while that stays within one pair standard
+    deviation (800 / ln 10 / sqrt 2 nElo) of both bounds; beyond, it falls
+    again: a sweep has no spread, and says little about small nElo."""
     if counts[bin_] == 0:
         counts[bin_] = 1
     better = list(counts)
     better[bin_] -= 1
     better[bin_ + 1] += 1
-    assert pentanomial_llr(better, nelo0, nelo0 + width) >= pentanomial_llr(counts, nelo0, nelo0 + width) - 1e-9
+    nelo1 = nelo0 + width
+    reach = NELO / math.sqrt(2)
+    before, after = pentanomial_estimate(counts).nelo, pentanomial_estimate(better).nelo
+    assume(all(nelo1 - reach <= x <= nelo0 + reach for x in (before, after)) and after > before)
+    assert pentanomial_llr(better, nelo0, nelo1) > pentanomial_llr(counts, nelo0, nelo1)
 
 
-@given(st.floats(0.05, 0.45), st.floats(0.05, 0.45), st.floats(-3, 3))
-def test_independent_games_give_the_trinomial_test(win, loss, nelo0):
-    """Pairs of independent games carry no more than the games: the
-    pentanomial LLR of the expected pair counts is the trinomial one."""
-    draw = 1 - win - loss
+def test_a_sweep_moves_the_normalised_llr_little():
+    assert pentanomial_llr((0, 0, 0, 0, 50), 0, 2) < pentanomial_llr((5, 10, 15, 12, 8), 0, 2)
+
+
+@given(st.floats(0.0, 0.9), st.floats(-0.05, 0.05), st.floats(-3, 3))
+def test_independent_games_give_the_trinomial_test(draw, t, nelo0):
+    """Pairs of independent games carry no more than the games: near the
+    hypotheses (where an SPRT runs), the pentanomial LLR of the expected
+    pair counts is the trinomial one of the same games (they part by a
+    relative O(t^2), t the normalised score, here at most 0.05)."""
+    edge = t * math.sqrt((1 - draw) / 4)  # t standard deviations of a game's score
+    win, loss = (1 - draw) / 2 + edge, (1 - draw) / 2 - edge
     pairs = 100_000
     game = (loss, draw, win)  # points 0, 1/2, 1
     bins = [0.0] * 5
@@ -134,7 +149,7 @@ def test_independent_games_give_the_trinomial_test(win, loss, nelo0):
     penta = [round(pairs * b) for b in bins]
     tri = [round(2 * pairs * p) for p in game]
     expected = trinomial_normalised_llr(tri[2], tri[0], tri[1], nelo0, nelo0 + 2)
-    assert pentanomial_llr(penta, nelo0, nelo0 + 2) == pytest.approx(expected, rel=0.02, abs=0.05)
+    assert pentanomial_llr(penta, nelo0, nelo0 + 2) == pytest.approx(expected, rel=0.01, abs=0.05)
 
 
 def game(k, first, second, winner, opening=(3,)):
@@ -252,7 +267,7 @@ def test_judge_with_openings_file_stops_on_a_pentanomial_sprt(tmp_path):
     path = write(tmp_path, "4\n44\n43\n3\n5\n")
     results = tmp_path / "r.jsonl"
     done = run_judge(["--player", f"a={bot('random_bot.py')[0]}", "--player", f"b={bot('random_bot.py')[0]}",
-                      "--openings-file", path, "--openings-order", "random", "--iterations", "400",
+                      "--openings-file", path, "--openings-order", "random", "--seed", "7", "--iterations", "400",
                       "--sprt", "0", "300", "0.05", "0.05", "model=pentanomial", "--results", str(results),
                       "--quiet"], timeout=120)
     assert done.returncode == 0, done.stderr

@@ -412,21 +412,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         kill_all()
 
 
+def seat_game_time(args, control: Optional[TimeControl], moves: int) -> Optional[float]:
+    """The seconds a seat's clock lets it think in one game of `moves` moves
+    each: its own game clock (--tc), else the run's, else the time per move;
+    None when unlimited."""
+    if control is None and args.game_time:
+        control = TimeControl(args.game_time, args.increment)
+    if control is not None:
+        return control.game + moves * (control.increment + args.grace)
+    if args.time_per_move:
+        return moves * (args.time_per_move + args.grace)
+    return None
+
+
 def confinement(parser, args, players: list[Player], size: Rules, games: Optional[int],
                 hidden: list[Optional[str]]) -> Sandbox:
     """The run's seat sandbox (clinea.judge.sandbox): the results file and
     the logs out of every seat's sight, and a CPU backstop of what the
     run's clock lets a seat's games take."""
-    moves = size.p
-    controls = [p.time_control for p in players if p.time_control]
-    if controls:  # the longest clock of the run bounds every seat
-        per_game = max([args.game_time or 0.0] + [c.game + moves * c.increment for c in controls]) + moves * args.grace
-    elif args.game_time:
-        per_game = args.game_time + moves * (args.increment + args.grace)
-    elif args.time_per_move:
-        per_game = moves * (args.time_per_move + args.grace)
-    else:
-        per_game = None
+    seat_times = [seat_game_time(args, player.time_control, size.p) for player in players]
+    per_game = None if None in seat_times else max(seat_times)  # the longest clock bounds every seat
     if per_game is not None:
         per_game += STARTUP_GRACE
     try:

@@ -269,15 +269,23 @@ def test_judge_with_openings_file_stops_on_a_pentanomial_sprt(tmp_path):
     done = run_judge(["--player", f"a={bot('random_bot.py')[0]}", "--player", f"b={bot('random_bot.py')[0]}",
                       "--openings-file", path, "--openings-order", "random", "--seed", "7", "--iterations", "400",
                       "--sprt", "0", "300", "0.05", "0.05", "model=pentanomial", "--results", str(results),
-                      "--quiet"], timeout=120)
+                      "--concurrency", "2", "--quiet"], timeout=120)
     assert done.returncode == 0, done.stderr
     games = records(results)
     assert 0 < len(games) < 400
-    assert all(g["opening"] == games[2 * (i // 2)]["opening"] for i, g in enumerate(games) if 2 * (i // 2) < len(games))
+    by_id = {int(g["id"].rpartition("|")[2]): g for g in games}
+    book = [[3], [3, 3], [3, 2], [2], [4]]
+    assert all(g["opening"] in book for g in games)
+    assert all(by_id[k + 1]["opening"] == g["opening"] and by_id[k + 1]["players"] == g["players"][::-1]
+               for k, g in by_id.items() if k % 2 == 0 and k + 1 in by_id)
     penta = [line for line in done.stdout.splitlines() if line.startswith("a pairs:")]
     assert len(penta) == 1 and "pentanomial (0-2) [" in penta[0] and "nElo" in penta[0], done.stdout
     sprt = [line for line in done.stdout.splitlines() if line.startswith("SPRT pentanomial")]
     assert len(sprt) == 1 and "H0 accepted after" in sprt[0], done.stdout
+    # decided on complete pairs; the games still being played then count in the tallies only
+    decided = int(sprt[0].split("after ")[1].split()[0])
+    assert decided % 2 == 0 and decided <= len(games)
+    assert (f"{len(games) - decided} more game(s) were in flight" in sprt[0]) == (len(games) > decided)
 
 
 def test_judge_refuses_bad_openings_and_models(tmp_path):
@@ -302,3 +310,17 @@ def test_judge_enforces_each_players_own_clock(tmp_path):
     games = records(results)
     assert len(games) == 2, done.stderr
     assert all(g["forfeit"] == "short" and g["reason"].startswith("timeout") for g in games), games
+
+
+def test_a_pentanomial_decision_stands_on_the_pairs_it_saw():
+    sprt = Sprt(0, 300, 0.05, 0.05, "pentanomial")
+    standings = collect([game(k, *(("a", "b") if k % 2 == 0 else ("b", "a")), "b" if k % 2 else "a")
+                         for k in range(20)], paired=True)
+    pairs = standings.pentanomial("a", "b")
+    assert pairs == (0, 0, 10, 0, 0)
+    decision = sprt_decision(sprt, 0, 0, 0, pairs)
+    assert decision.verdict == "H0" and decision.games == 20
+    standings.add(game(20, "a", "b", "a"))  # in flight when it was decided: the lone half of a pair
+    text = summary(standings, ["a", "b"], sprt=sprt, decision=decision)
+    assert "H0 accepted after 20 games (10 pairs [0, 0, 10, 0, 0]); 1 more game(s) were in flight" in text
+    assert "a pairs: 10, pentanomial (0-2) [0, 0, 10, 0, 0], nElo +0.00 (no spread)" in text

@@ -52,7 +52,7 @@ EPILOG = """examples:
   clinea judge --player a=players/random --player b="python3 bot.py --seed 2" \\
                --player c=players/random --iterations 20 --concurrency 2 --results run.jsonl
   clinea judge --resume run.jsonl          (continues a killed run, repeating no game)
-  clinea judge --player new=players/strong --player old=players/greedy --openings-file book.txt \
+  clinea judge --player new=players/strong --player old=players/greedy --openings-file book.txt \\
                --sprt 0 2 0.05 0.05 model=pentanomial --tc new=10+0.1 --tc old=10+0.1
                                            (game pairs from a file until the pentanomial SPRT decides)
   clinea judge --player a=players/greedy --player b=players/strong --iterations 100 --ray

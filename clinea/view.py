@@ -84,11 +84,11 @@ def default_output(results: str) -> str:
 def load_games(path: str) -> tuple[dict, list[GameRecord]]:
     """The run header and the game records of a results file, read with
     the judge's own (bounded) reader; ViewError names what is wrong."""
+    records: list[GameRecord] = []
     try:
         header = read_header(path)
         if header is None:
             raise ViewError(f"{path}: empty, no run in it")
-        records = []
         for record in read_records(path):
             records.append(record)
     except ResultsError as error:

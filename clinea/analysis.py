@@ -89,11 +89,15 @@ class GameAnalysis:
 #: (rules, position key, weak) -> value, None where the time ran out
 SolvedPositions = MutableMapping[tuple, Optional[int]]
 
+#: the share of the time limit a position gets once `hurry_after` positions
+#: after it ran out of time
+HURRIED_SHARE = 1 / 16
+
 
 def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
             time_limit: float = 1.0, weak: bool = False,
             progress: Optional[Callable[[], None]] = None, *,
-            cache: Optional[SolvedPositions] = None, give_up_after: int = 0) -> GameAnalysis:
+            cache: Optional[SolvedPositions] = None, hurry_after: int = 0) -> GameAnalysis:
     """Marks every move of the game `moves` (0-based) played from the empty
     board of `board_size` (columns, rows, c, p). Positions are solved from
     the last to the first, so the later ones fill the solver's table for
@@ -101,23 +105,26 @@ def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
     called once per position solved.
 
     `cache` answers positions an earlier game reached (the openings of a
-    run's games are few) and keeps this game's. With `give_up_after` n > 0,
-    once n positions in a row ran out of time the earlier ones, which have
-    more of the game left to search, are left unknown without trying: many
-    games of a big board would otherwise spend the limit on every move."""
+    run's games are few) and keeps this game's. With `hurry_after` n > 0,
+    once n positions in a row ran out of time all the earlier ones, which
+    have more of the game left to search, get only HURRIED_SHARE of the limit:
+    enough for an opening book or a forced line, while many games of a big
+    board would otherwise spend the whole limit on every move."""
     board = Board(*board_size).play_moves(moves)
     values: list[Optional[int]] = [None] * (len(moves) + 1)  # for the side to move at each position
     unsolved_in_a_row = 0
+    hurried = False
     for ply in range(len(moves), -1, -1):
-        if not give_up_after or unsolved_in_a_row < give_up_after:
-            key = (board.rules, board.key(), weak)
-            if cache is not None and key in cache:
-                values[ply] = cache[key]
-            else:
-                values[ply] = solver.solve(board, weak=weak, time_limit=time_limit)
-                if cache is not None:
-                    cache[key] = values[ply]
-            unsolved_in_a_row = unsolved_in_a_row + 1 if values[ply] is None else 0
+        hurried = hurried or bool(hurry_after) and unsolved_in_a_row >= hurry_after
+        key = (board.rules, board.key(), weak)
+        if cache is not None and key in cache:
+            values[ply] = cache[key]
+        else:
+            values[ply] = solver.solve(board, weak=weak,
+                                       time_limit=time_limit * HURRIED_SHARE if hurried else time_limit)
+            if cache is not None:
+                cache[key] = values[ply]
+        unsolved_in_a_row = unsolved_in_a_row + 1 if values[ply] is None else 0
         if ply:
             board.undo()
         if progress is not None:

@@ -34,8 +34,8 @@ from clinea.progress import progress_bar
 #: evaluation instead: a run's 1000 games of 7x6 take about a minute
 DEFAULT_SOLVE_TIME = 0.2
 #: positions in a row out of time, walking back from a game's end, after
-#: which the earlier ones (more to search) are not tried (analyse's give_up_after)
-GIVE_UP_AFTER = 3
+#: which the earlier ones (more to search) get a short try (analyse's hurry_after)
+HURRY_AFTER = 3
 #: plies the evaluation's search looks ahead where the solver did not finish
 ESTIMATE_DEPTH = 2
 PAGE = "view_page.html"
@@ -115,7 +115,7 @@ class Valuer:
 
     def analyse(self, record: GameRecord, progress: Callable[[], None]) -> GameAnalysis:
         return analyse(Rules(record.columns, record.rows, record.c, record.p), record.moves, self.solver,
-                       self.solve_time, progress=progress, cache=self.solved, give_up_after=GIVE_UP_AFTER)
+                       self.solve_time, progress=progress, cache=self.solved, hurry_after=HURRY_AFTER)
 
     def estimate(self, board: Board) -> int:
         """The strong player's evaluation for the side to move, after a

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinea.analysis import analyse, finishing_ply, outcome
+from clinea.analysis import HURRIED_SHARE, analyse, finishing_ply, outcome
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
 from clinea.view import page_data, write_view
@@ -63,15 +63,15 @@ def test_a_finished_game_finishes_at_its_own_ply():
 
 
 class CountingSolver:
-    """The solver, counting the positions it is asked."""
+    """The solver, keeping the time limit of every position it is asked."""
 
     def __init__(self):
         self.solver = Solver(16)
-        self.asked = 0
+        self.limits = []
 
-    def solve(self, board, **limits):
-        self.asked += 1
-        return self.solver.solve(board, **limits)
+    def solve(self, board, weak=False, time_limit=0.0):
+        self.limits.append(time_limit)
+        return self.solver.solve(board, weak=weak, time_limit=time_limit)
 
 
 def test_the_cache_answers_positions_already_solved_with_the_same_marks():
@@ -79,24 +79,26 @@ def test_the_cache_answers_positions_already_solved_with_the_same_marks():
     cache = {}
     counting = CountingSolver()
     first = analyse(SMALL, moves, counting, time_limit=0, cache=cache)
-    assert counting.asked == len(moves) + 1
+    assert len(counting.limits) == len(moves) + 1
     again = analyse(SMALL, moves[:4], counting, time_limit=0, cache=cache)
-    assert counting.asked == len(moves) + 1  # every position of the shorter game was in the cache
+    assert len(counting.limits) == len(moves) + 1  # every position of the shorter game was in the cache
     assert again.first_player_values == first.first_player_values[:5]
     assert [(m.before, m.after, m.lost) for m in again.marks] == [(m.before, m.after, m.lost) for m in first.marks[:4]]
 
 
-def test_after_n_unsolved_positions_in_a_row_the_earlier_ones_are_not_tried():
+def test_after_n_unsolved_positions_in_a_row_the_earlier_ones_get_a_short_try():
     rng = random.Random(5)
     board = Board(9, 8, 5, 36)
     while not board.is_over():
         board.play(rng.choice(board.legal_columns()))
     counting = CountingSolver()
-    game = analyse((9, 8, 5, 36), board.moves(), counting, time_limit=0.0005, give_up_after=3)
+    game = analyse((9, 8, 5, 36), board.moves(), counting, time_limit=0.002, hurry_after=3)
     values = game.first_player_values
-    unknown_from = max(ply for ply in range(len(values)) if values[ply:ply + 3] == [None] * 3)
-    assert all(value is None for value in values[:unknown_from])
-    assert counting.asked == len(values) - unknown_from  # from the end down to the third failure
+    # walking back from the end: the third position in a row left unknown
+    third = max(ply for ply in range(len(values)) if values[ply:ply + 3] == [None] * 3)
+    limits = counting.limits[::-1]  # asked from the last position to the first
+    assert limits[third:] == [0.002] * (len(values) - third)
+    assert limits[:third] == [0.002 * HURRIED_SHARE] * third
 
 
 @pytest.fixture(scope="module")

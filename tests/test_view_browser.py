@@ -166,13 +166,18 @@ def test_the_first_blunder_is_the_solvers_and_the_winning_line_is_highlighted(br
     path, records = page
     body = load(browser, path)
     solver = Solver()
-    checked = 0
+    checked = faster_seen = 0
     for index, record in enumerate(records[:-1]):
         expected = analyse(SIZE, record["moves"], solver, time_limit=0)
         blunders = [mark for mark in expected.marks if mark.lost]
         open_game(browser, index)
         rows = browser.find_elements(By.CSS_SELECTOR, "#moves tr.blunder")
         assert [int(row.get_attribute("data-ply")) for row in rows] == [mark.ply for mark in blunders]
+        faster = browser.find_elements(By.CSS_SELECTOR, "#moves tr.faster")
+        assert [int(row.get_attribute("data-ply")) for row in faster] == [
+            mark.ply for mark in expected.marks if mark.lost_faster]
+        assert all("lost faster" in row.text for row in faster)
+        faster_seen += len(faster)
         button = browser.find_element(By.ID, "to-blunder")
         if blunders:
             first = blunders[0]
@@ -195,7 +200,7 @@ def test_the_first_blunder_is_the_solvers_and_the_winning_line_is_highlighted(br
             assert len(browser.find_elements(By.CSS_SELECTOR, "#board .cell.win")) == len(cells) >= SIZE.c
         else:
             assert shown == ""
-    assert checked >= 3  # random players throw results away
+    assert checked >= 3 and faster_seen >= 1  # random players throw results away and lose faster
 
 
 def test_a_forfeit_is_shown_with_its_reason(browser, page):
@@ -305,3 +310,7 @@ def test_a_20x20_board_is_drawn_with_every_column_numbered_from_0(browser, tmp_p
     assert sum(v is not None for v in shown.values()) == len(records[0]["moves"])
     assert all(shown[col, row] == (final.cell(col, row) - 1 if final.cell(col, row) else None)
                for col in range(20) for row in range(20))
+    if records[0]["reason"] == "connect":  # the line of 5 (or more) through the last stone
+        line = browser.find_element(By.ID, "board").get_attribute("data-winning").split()
+        last = records[0]["moves"][-1]
+        assert len(line) >= 5 and f"{last}:{final.height(last) - 1}" in line

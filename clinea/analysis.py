@@ -82,6 +82,7 @@ class GameAnalysis:
         data = asdict(self)
         for mark, record in zip(self.marks, data["marks"]):
             record["kept"] = mark.kept
+            record["lost_faster"] = mark.lost_faster
         return data
 
 

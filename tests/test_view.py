@@ -106,8 +106,8 @@ def judged(tmp_path_factory):
     """A real run of the judge on a small board, and its page."""
     folder = tmp_path_factory.mktemp("view")
     done = run("judge", "--player", "strong --time-per-move 0.05", "--player", "greedy", "--player", "random",
-               "--iterations", "2", "--columns", "5", "--rows", "4", "--c", "3", "--p", "10",
-               "--results", "r.jsonl", "--quiet", "--view", cwd=folder)
+               "--iterations", "2", "--columns", "5", "--rows", "4", "--c", "3", "--p", "10", "--openings", "2",
+               "--seed", "4", "--results", "r.jsonl", "--quiet", "--view", cwd=folder)
     assert done.returncode == 0, done.stderr
     records = [json.loads(line) for line in (folder / "r.jsonl").read_text().splitlines()[1:]]
     return folder, records
@@ -133,9 +133,12 @@ def test_judge_view_writes_the_page_of_its_results_with_every_game_valued_by_the
                 board.play(record["moves"][ply])
         assert "e" not in game
         expected = analyse(SMALL, record["moves"], solver, time_limit=0)
-        blunders = [mark.ply for mark in expected.marks if mark.lost]
+        # the opening's plies were drawn at random, not chosen: never a blunder
+        assert game["o"] == len(record["opening"]) == 2 and game["a"][:2] == "oo"
+        blunders = [mark.ply for mark in expected.marks[2:] if mark.lost]
         assert game.get("x") == (blunders[0] if blunders else None)
-        for mark, flag in zip(expected.marks, game["a"]):
+        assert game["t"] == [round(t * 10000) for t in record["times"]]
+        for mark, flag in zip(expected.marks[2:], game["a"][2:]):
             assert flag == {"win": "W", "draw": "D"}.get(mark.lost, "F" if mark.lost_faster else ".")
             if flag == "F":  # the loss came sooner: the opponent's winning stone is an earlier one
                 assert outcome(mark.before) == outcome(mark.after) == "loss"

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from clinea.analysis import HURRIED_SHARE, analyse, finishing_ply, outcome
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
-from clinea.view import page_data, write_view
+from clinea.view import load_games, page_data, write_view
 from view_games import write_results
 
 SMALL = Rules(5, 4, 3, 10)
@@ -185,7 +185,6 @@ def test_one_thousand_games_of_7x6_make_at_most_2_mb(tmp_path):
 def test_page_data_marks_a_forfeit_with_its_reason_and_offender(tmp_path):
     path = tmp_path / "r.jsonl"
     records = write_results(path, Rules(7, 6, 4, 21), 1, forfeit=True)
-    from clinea.view import load_games
     header, games = load_games(str(path))
     data = page_data(str(path), header, games, 0.2)
     forfeited = data["games"][-1]

@@ -5,11 +5,10 @@ then one sealed record per game."""
 import json
 from pathlib import Path
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.judge.referee import play_bots
 from clinea.judge.results import ResultLog
 from clinea.judge.tournament import GameSpec, record
-from clinea.core import Rules
 from clinea.players.bot import Bot
 from clinea.training.games import FastRandomBot
 

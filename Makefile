@@ -78,6 +78,7 @@ bench: install
 	$(PY) benchmarks/driver.py
 	$(PY) benchmarks/distributed.py
 	$(PY) benchmarks/solver.py
+	$(PY) benchmarks/view.py
 
 # The solver alone; AGAINST="CMD" also times another solver on the same
 # positions (see benchmarks/solver.py for the answer format it must print).

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -43,6 +43,18 @@ bubblewrap:
 	    echo "bwrap not found: the judge's seats will not be isolated; install bubblewrap (sudo apt-get install bubblewrap)"; \
 	  fi; }
 
+# The replay page's tests (tests/test_view_browser.py) drive Debian's
+# chromium through its chromedriver: system packages, not Python ones, and
+# Selenium's own browser downloads do not work offline. Root (as CI is) gets
+# them from apt, anyone else is told how.
+chromium:
+	@{ command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) >/dev/null; \
+	  else \
+	    echo "chromium or chromedriver not found: the replay page's browser tests need them (sudo apt-get install chromium chromium-driver)"; \
+	  fi; }
+
 # The main job: our strongest player against random, 100 judged games on 7x6,
 # colours and first move alternating, with the tally and Elo at the end.
 run: install
@@ -59,7 +71,7 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	@$(WRITE_LAUNCHERS)
 	touch $@
 
-test: install $(VENV)/.extras
+test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q
 
 bench: install
@@ -71,6 +83,7 @@ bench: install
 	$(PY) benchmarks/driver.py
 	$(PY) benchmarks/distributed.py
 	$(PY) benchmarks/solver.py
+	$(PY) benchmarks/view.py
 
 # The solver alone; AGAINST="CMD" also times another solver on the same
 # positions (see benchmarks/solver.py for the answer format it must print).

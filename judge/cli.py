@@ -133,6 +133,9 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default: no Ray, local processes)")
     more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines) (default: none)")
     more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE (default: none)")
+    more.add_argument("--view", action="store_true",
+                      help="at the end, write the run's games as an HTML replay page beside the results file "
+                           "(FILE.html, as `clinea view FILE` does) (default: off)")
     more.add_argument("--log-dir", metavar="DIR",
                       help="keep a transcript per player in DIR, in clinea's format with stderr and timings "
                            f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")
@@ -455,6 +458,8 @@ def run(argv: list[str]) -> int:
 
     standings = Standings(paired=args.paired)
     path = args.resume or args.results
+    if args.view and not path:
+        parser.error("--view needs --results FILE (or --resume FILE): the page shows the games of that file")
     log = None
     if path:
         try:
@@ -562,4 +567,10 @@ def run(argv: list[str]) -> int:
         kept = f"they are in {path}" if path else "no --results file keeps them"
         print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)
         return 130
+    if args.view:
+        from clinea.view import ViewError, write_view
+        try:
+            print(f"replays: {write_view(path, quiet=quiet)}", file=sys.stderr)
+        except ViewError as error:
+            print(f"--view: {error}", file=sys.stderr)
     return EXIT_FORFEIT if forfeits else 0

@@ -43,6 +43,9 @@ SYNC_INTERVAL = 1.0
 # before it, closed with its brace.
 SEAL = b',"seal":"'
 SEAL_HEX = 32
+# The longest line a reader takes: the game of the largest board (128 x 128,
+# 16384 moves with their times) is about 0.3 MB.
+MAX_LINE = 4 << 20
 
 
 def key_path(path: str) -> str:
@@ -102,13 +105,15 @@ def read_header(path: str) -> Optional[dict]:
     file is missing or empty. ResultsError if its first line is not one."""
     try:
         with open(path, "rb") as file:
-            first = file.readline()
+            first = file.readline(MAX_LINE + 1)
     except FileNotFoundError:
         return None
     except OSError as error:
         raise ResultsError(f"{path}: {error.strerror}") from None
     if not first.strip():
         return None
+    if len(first) > MAX_LINE:
+        raise ResultsError(f"{path}: line 1 is longer than {MAX_LINE} bytes: not a run header")
     if not first.endswith(b"\n"):
         raise ResultsError(f"{path}: line 1 is cut short: the run was killed before it started?")
     return parse_header(first, path)
@@ -240,8 +245,12 @@ class ResultLog:
 
 
 def read_records(path: str) -> Iterator[GameRecord]:
-    """The game records of a results file (the run header left out)."""
+    """The game records of a results file (the run header left out; a
+    half-written last line too). ValueError names a line that is not one,
+    or longer than MAX_LINE."""
     with open(path, encoding="utf-8") as file:
-        for number, line in enumerate(file, 1):
+        for number, line in enumerate(iter(lambda: file.readline(MAX_LINE + 1), ""), 1):
+            if len(line) > MAX_LINE:
+                raise ResultsError(f"{path}: line {number} is longer than {MAX_LINE} characters: not a game record")
             if number > 1 and line.endswith("\n"):
                 yield GameRecord.from_json(json.loads(line))

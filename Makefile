@@ -32,28 +32,30 @@ WRITE_LAUNCHERS := $(PY) -c "from clinea.players.registry import write_launchers
 install: $(VENV)/.installed bubblewrap
 	@$(WRITE_LAUNCHERS)
 
-# The judge confines every seat with bubblewrap (clinea.judge.sandbox), a
-# system tool, not a Python package: root (as CI is) gets it from apt, anyone
-# else is told how; without it the judge still plays, with limits only.
-bubblewrap:
-	@command -v bwrap >/dev/null || { \
+# System tools the product and its tests use, from Debian's packages (not
+# Python ones): $(call system_packages,COMMANDS,PACKAGES,WHAT IS LOST) installs
+# PACKAGES where a COMMAND is missing, as root (as CI is) with apt; anyone
+# else is told how.
+define system_packages
+	@missing=; for tool in $(1); do command -v $$tool >/dev/null || missing=yes; done; \
+	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2)) >/dev/null; \
 	  else \
-	    echo "bwrap not found: the judge's seats will not be isolated; install bubblewrap (sudo apt-get install bubblewrap)"; \
+	    echo "$(1) not found: $(3); install them (sudo apt-get install $(2))"; \
 	  fi; }
+endef
+
+# The judge confines every seat with bubblewrap (clinea.judge.sandbox);
+# without it the judge still plays, with limits only.
+bubblewrap:
+	$(call system_packages,bwrap,bubblewrap,the judge's seats will not be isolated)
 
 # The replay page's tests (tests/test_view_browser.py) drive Debian's
-# chromium through its chromedriver: system packages, not Python ones, and
-# Selenium's own browser downloads do not work offline. Root (as CI is) gets
-# them from apt, anyone else is told how.
+# chromium through its chromedriver: Selenium's own browser downloads do not
+# work offline.
 chromium:
-	@{ command -v chromium >/dev/null && command -v chromedriver >/dev/null; } || { \
-	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium chromium-driver) >/dev/null; \
-	  else \
-	    echo "chromium or chromedriver not found: the replay page's browser tests need them (sudo apt-get install chromium chromium-driver)"; \
-	  fi; }
+	$(call system_packages,chromium chromedriver,chromium chromium-driver,the replay page's browser tests need them)
 
 # The main job: our strongest player against random, 100 judged games on 7x6,
 # colours and first move alternating, with the tally and Elo at the end.

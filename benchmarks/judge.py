@@ -437,7 +437,7 @@ def main() -> int:
     parser.add_argument("--course-judge", metavar="PATH",
                         help="the course judge's c_linea.py, measured under load in the same rounds (default: none)")
     parser.add_argument("--course-python", default="python2", metavar="PYTHON",
-                        help="the Python 2 that runs --course-judge (default: python2)")
+                        help="the interpreter that runs --course-judge, its Python 2 (default: python2)")
     parser.add_argument("--seat-starts", type=int, default=0, metavar="N",
                         help="seats started to measure the sandbox's start-up cost (default 0: not measured)")
     parser.add_argument("--fidelity-games", type=int, default=0, metavar="N",

@@ -26,20 +26,38 @@ prints the ratios: the machine is shared, so only interleaved runs
 compare. Then the in-process figure (play_bots, what training uses) and the
 memory a run's bookkeeping takes per game.
 
+Under load (--busy N...): for each N, N busy loops are started, each in a
+session of its own as independent users' jobs are (and so, where the
+kernel groups tasks by session for scheduling, in a group of its own), and
+`clinea judge` with the C players runs --repeats rounds with each
+--sandbox mode, and the course judge given by --course-judge (its
+c_linea.py, run by --course-python) in the same rounds, in alternating
+order: games/s, CPU per game, context switches per game, and the ratios to
+the course judge, as medians. The busy loops are killed at the end (they
+die with the benchmark too). --seat-starts measures what the sandbox adds
+to a seat's start (a player started, told `salir`, answered `listo`), and
+so to each game of a --games run; --fidelity-games counts the time
+forfeits of honest players that take ~5 ms a move at --time-per-move
+0.01, as many games at once as there are cores.
+
 example:
   python benchmarks/judge.py --repeats 5 --games 1000
   python benchmarks/judge.py --against /tmp/clinea-616b026 --only cli
+  python benchmarks/judge.py --only none --busy 0 1 2 32 --sandbox auto off --games 1000 \
+      --course-judge /tmp/course/c_linea.py --seat-starts 20 --fidelity-games 2000
 """
 import argparse
 import json
 import os
 import resource
 import shutil
+import signal
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from contextlib import contextmanager
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 C_PLAYER_SOURCE = os.path.join(REPO, "benchmarks", "random_player.c")
@@ -50,6 +68,10 @@ WAYS = ("cli", "results", "runner")
 # start of an editable checkout compile its sources, and measure that.
 ENVIRONMENT = {name: value for name, value in os.environ.items() if name != "PYTHONDONTWRITEBYTECODE"}
 PLAYERS = ("C", "Python")
+BUSY_LOOP_SOURCE = "int main(void) { volatile unsigned long spin = 0; for (;;) spin++; }\n"
+# The honest player of the fidelity count: it thinks this long before each answer.
+FIDELITY_DELAY_US = 5000
+FIDELITY_TIME_PER_MOVE = 0.01
 
 
 def cpu_seconds(who: int) -> float:
@@ -64,6 +86,34 @@ def compile_c_player(directory: str) -> str:
     binary = os.path.join(directory, "random_player")
     subprocess.run([compiler, "-O2", "-o", binary, C_PLAYER_SOURCE], check=True)
     return binary
+
+
+def compile_busy_loop(directory: str) -> str:
+    source = os.path.join(directory, "busy.c")
+    with open(source, "w") as file:
+        file.write(BUSY_LOOP_SOURCE)
+    binary = os.path.join(directory, "busy")
+    compiler = os.environ.get("CC") or shutil.which("cc") or shutil.which("gcc")
+    subprocess.run([compiler, "-O1", "-o", binary, source], check=True)
+    return binary
+
+
+def _die_with_the_benchmark() -> None:
+    import ctypes
+    ctypes.CDLL(None).prctl(1, signal.SIGKILL, 0, 0, 0)  # PR_SET_PDEATHSIG
+
+
+@contextmanager
+def busy_loops(binary: str, count: int):
+    """`count` busy loops, each in a session of its own, for the time of the block."""
+    loops = [subprocess.Popen([binary], start_new_session=True, preexec_fn=_die_with_the_benchmark)
+             for _ in range(count)]
+    try:
+        yield
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
 
 
 def python_player(checkout: str) -> str:
@@ -115,11 +165,19 @@ def measure_runner(blue: list[str], red: list[str], games: int) -> dict:
             "players_us_move": 1e6 * (players_cpu - startups) / moves[0]}
 
 
-def measure_cli(python: str, blue: list[str], red: list[str], games: int, results: bool = False) -> dict:
+def measure_cli(python: str, blue: list[str], red: list[str], games: int, results: bool = False,
+                sandbox: str | None = None) -> dict:
     """`clinea judge` as a process, in a scratch directory for its log/ (and
     its --results file)."""
     argv = [python, "-m", "clinea", "judge", "--blue_player", *blue, "--red_player", *red,
-            "--iterations", str(games), "--seed", "1", "--quiet", *(["--results", "run.jsonl"] if results else [])]
+            "--iterations", str(games), "--seed", "1", "--quiet", *(["--results", "run.jsonl"] if results else []),
+            *(["--sandbox", sandbox] if sandbox else [])]
+    return measure_process(argv, games)
+
+
+def measure_process(argv: list[str], games: int) -> dict:
+    """A judge's whole run as a process in a scratch directory: games/s,
+    and per game the CPU and the context switches of it and its players."""
     with tempfile.TemporaryDirectory() as scratch:
         start = time.perf_counter()
         process = subprocess.Popen(argv, cwd=scratch, env=ENVIRONMENT, stdout=subprocess.DEVNULL,
@@ -131,7 +189,8 @@ def measure_cli(python: str, blue: list[str], red: list[str], games: int, result
         process.stderr.close()
     if process.returncode != 0:  # a forfeit too: a run with one is not measured
         sys.exit(f"{' '.join(argv)} failed with status {process.returncode}:\n{error}")
-    return {"rate": games / wall, "total_ms": 1000 * (usage.ru_utime + usage.ru_stime) / games}
+    return {"rate": games / wall, "total_ms": 1000 * (usage.ru_utime + usage.ru_stime) / games,
+            "switches": (usage.ru_nvcsw + usage.ru_nivcsw) / games}
 
 
 def run_once(python: str, way: str, blue: list[str], red: list[str], games: int) -> dict:
@@ -220,6 +279,116 @@ def protocol_figures(args: argparse.Namespace) -> None:
                       f"{best_ratios}")
 
 
+# ------------------------------------------------------------------ under load, against the course judge
+
+def course_argv(args: argparse.Namespace, player: str, games: int) -> list[str]:
+    """The course judge's command line (its log/ goes to the scratch directory)."""
+    return [args.course_python, os.path.abspath(args.course_judge), "--blue_player", player, "--red_player", player,
+            "--iterations", str(games), "--q", "True"]
+
+
+def load_figures(args: argparse.Namespace, c_player: str, busy: str) -> None:
+    course = "course judge"
+    print(f"under load: `clinea judge` and the course judge, C random players, 7x6, {args.games} games a run, "
+          f"medians of {args.repeats} rounds ({os.cpu_count()} CPUs):")
+    for count in args.busy:
+        entrants = [(f"clinea --sandbox {mode}", [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player,
+                                                  "--red_player", c_player, "--iterations", str(args.games),
+                                                  "--seed", "1", "--quiet", "--sandbox", mode])
+                    for mode in args.sandbox]
+        if args.course_judge:
+            entrants.append((course, course_argv(args, c_player, args.games)))
+        runs: dict[str, list[dict]] = {name: [] for name, _ in entrants}
+        with busy_loops(busy, count):
+            for repeat in range(args.repeats):
+                for name, argv in entrants[::1 if repeat % 2 == 0 else -1]:
+                    runs[name].append(measure_process(argv, args.games))
+            load = os.getloadavg()[0]
+        print(f"  {count} busy loop{'s' if count != 1 else ''} (load average {load:.1f} at the end):")
+        for name, measured in runs.items():
+            rates = [run["rate"] for run in measured]
+            line = (f"    {name:22} {statistics.median(rates):7,.0f} games/s (min {min(rates):,.0f}, "
+                    f"max {max(rates):,.0f}), CPU {median(measured, 'total_ms'):.3f} ms/game, "
+                    f"{median(measured, 'switches'):.1f} context switches/game")
+            if args.course_judge and name != course:
+                line += (f"\n{'':27}against the course judge: games/s x{ratio(measured, runs[course], 'rate'):.2f}, "
+                         f"CPU per game x{ratio(runs[course], measured, 'total_ms'):.2f} less")
+            print(line)
+
+
+def seat_start(c_player: str, mode: str, count: int) -> tuple[float, float]:
+    """(median wall ms, mean CPU ms) of starting a seat with `--sandbox
+    mode` until it can answer: started, told `salir`, `listo` read, gone.
+    The CPU is the judge's and the seat's processes' together."""
+    from clinea.judge.player_process import PlayerProcess
+    from clinea.judge.sandbox import Sandbox
+    sandbox = Sandbox(mode)
+
+    def one() -> float:
+        start = time.perf_counter()
+        player = PlayerProcess([c_player], None, launch=sandbox.launch([c_player], None))
+        player.write(b"salir\n")
+        if player.read_line(10.0) != "listo":
+            sys.exit(f"--seat-starts: {c_player} did not answer `salir` with `listo`")
+        player.exit_status(5)
+        wall = time.perf_counter() - start
+        player.kill()
+        return wall
+
+    one()  # the run's watchdog starts with the first seat: not a seat's cost
+    cpu = cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN)
+    walls = [one() for _ in range(count)]
+    cpu = cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN) - cpu
+    sandbox.close()
+    return 1000 * statistics.median(walls), 1000 * cpu / count
+
+
+def seat_start_figures(args: argparse.Namespace, c_player: str) -> None:
+    from clinea.judge.player_process import kill_all
+    costs = {mode: seat_start(c_player, mode, args.seat_starts) for mode in args.sandbox}
+    kill_all()
+    print(f"seat start-up (C player, median of {args.seat_starts}; a run starts 2 seats, again after a forfeit):")
+    for mode, (wall, cpu) in costs.items():
+        print(f"  --sandbox {mode:5} {wall:6.2f} ms a seat, CPU {cpu:.2f} ms; "
+              f"over a {args.games}-game run {2 * wall / args.games:.4f} ms a game")
+    if "off" in costs:
+        for mode, (wall, cpu) in costs.items():
+            if mode != "off":
+                print(f"  the sandbox ({mode}) adds {wall - costs['off'][0]:.2f} ms a seat "
+                      f"(CPU {cpu - costs['off'][1]:.2f} ms), {2 * (wall - costs['off'][0]) / args.games:.4f} ms "
+                      f"a game over {args.games} games")
+
+
+def time_forfeits(c_player: str, games: int, mode: str) -> tuple[int, int, float]:
+    """(time forfeits, games played, games/s) of honest players that think
+    ~5 ms a move at --time-per-move 0.01, as many games at once as cores."""
+    cores = len(os.sched_getaffinity(0))
+    argv = [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player, "1", str(FIDELITY_DELAY_US),
+            "--red_player", c_player, "2", str(FIDELITY_DELAY_US), "--iterations", str(games),
+            "--time-per-move", str(FIDELITY_TIME_PER_MOVE), "--concurrency", str(cores), "--seed", "1", "--quiet",
+            "--results", "run.jsonl", "--sandbox", mode]
+    with tempfile.TemporaryDirectory() as scratch:
+        start = time.perf_counter()
+        done = subprocess.run(argv, cwd=scratch, env=ENVIRONMENT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        wall = time.perf_counter() - start
+        with open(os.path.join(scratch, "run.jsonl"), "rb") as file:
+            records = [json.loads(line) for line in file.read(1 << 28).splitlines()]
+    games_played = [record for record in records if record.get("type") != "run"]
+    if len(games_played) != games:
+        sys.exit(f"--fidelity-games: {len(games_played)} of {games} games recorded (status {done.returncode}):\n"
+                 f"{done.stderr.decode(errors='replace')[-2000:]}")
+    return sum(record["reason"] == "timeout" for record in games_played), len(games_played), games / wall
+
+
+def fidelity_figures(args: argparse.Namespace, c_player: str) -> None:
+    cores = len(os.sched_getaffinity(0))
+    print(f"time-forfeit fidelity: honest C players thinking {FIDELITY_DELAY_US / 1000:g} ms a move at "
+          f"--time-per-move {FIDELITY_TIME_PER_MOVE:g}, --concurrency {cores}:")
+    for mode in args.sandbox:
+        forfeits, played, rate = time_forfeits(c_player, args.fidelity_games, mode)
+        print(f"  --sandbox {mode:5} {forfeits} time forfeits in {played:,} games ({rate:,.1f} games/s)")
+
+
 def in_process_rate(games: int) -> float:
     from clinea.judge.referee import play_bots
     from clinea.players.random_player import RandomBot
@@ -255,20 +424,51 @@ def main() -> int:
     parser.add_argument("--repeats", type=int, default=5, help="runs of each measurement (default 5)")
     parser.add_argument("--games", type=int, default=500, help="games a run (default 500)")
     parser.add_argument("--against", metavar="DIR", help="another clinea checkout to compare with (default: none)")
-    parser.add_argument("--only", choices=WAYS, nargs="+", metavar="WAY",
-                        help=f"ways of measuring, of {', '.join(WAYS)} (default: all)")
+    parser.add_argument("--only", choices=(*WAYS, "none"), nargs="+", metavar="WAY",
+                        help=f"ways of measuring, of {', '.join(WAYS)}, or none (default: all)")
     parser.add_argument("--in-process-games", type=int, default=5000, help="(default 5000; 0: skip)")
     parser.add_argument("--memory-games", type=int, default=200_000, help="(default 200000; 0: skip)")
+    parser.add_argument("--busy", type=int, nargs="+", metavar="N", default=[],
+                        help="measure under load: with N busy loops beside the judge, each level in turn, e.g. "
+                             "--busy 0 1 2 32 (default: not measured)")
+    parser.add_argument("--sandbox", nargs="+", choices=("auto", "strict", "off"), default=["auto", "off"],
+                        metavar="MODE", help="the judge's --sandbox modes under load, for the seat start-up and the "
+                                             "fidelity count (default: auto off)")
+    parser.add_argument("--course-judge", metavar="PATH",
+                        help="the course judge's c_linea.py, measured under load in the same rounds (default: none)")
+    parser.add_argument("--course-python", default="python2", metavar="PYTHON",
+                        help="the interpreter that runs --course-judge, its Python 2 (default: python2)")
+    parser.add_argument("--seat-starts", type=int, default=0, metavar="N",
+                        help="seats started to measure the sandbox's start-up cost (default 0: not measured)")
+    parser.add_argument("--fidelity-games", type=int, default=0, metavar="N",
+                        help="games of the time-forfeit count, e.g. 2000 (default 0: not measured)")
     parser.add_argument("--measure-runner", metavar="JSON", help=argparse.SUPPRESS)
     args = parser.parse_args()
+    sys.stdout.reconfigure(line_buffering=True)  # a long run shows each figure as it comes
     for name in ("repeats", "games"):
         if getattr(args, name) < 1:
             parser.error(f"--{name} {getattr(args, name)}: must be at least 1")
+    for count in args.busy:
+        if not 0 <= count <= 1024:
+            parser.error(f"--busy {count}: must be from 0 to 1024")
+    if args.course_judge and not os.path.isfile(args.course_judge):
+        parser.error(f"--course-judge {args.course_judge}: no such file")
     if args.measure_runner:
         request = json.loads(args.measure_runner)
         print(json.dumps(measure_runner(request["blue"], request["red"], request["games"])))
         return 0
-    protocol_figures(args)
+    if args.only != ["none"]:
+        args.only = [way for way in args.only or WAYS if way != "none"]
+        protocol_figures(args)
+    if args.busy or args.seat_starts > 0 or args.fidelity_games > 0:
+        with tempfile.TemporaryDirectory() as build:
+            c_player = compile_c_player(build)
+            if args.busy:
+                load_figures(args, c_player, compile_busy_loop(build))
+            if args.seat_starts > 0:
+                seat_start_figures(args, c_player)
+            if args.fidelity_games > 0:
+                fidelity_figures(args, c_player)
     if args.in_process_games > 0:
         inproc = [in_process_rate(args.in_process_games) for _ in range(args.repeats)]
         print(f"  in process (play_bots): {statistics.median(inproc):8,.0f} games/s "

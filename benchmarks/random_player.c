@@ -4,7 +4,9 @@
  * public) in benchmarks/judge.py, so that the judge's speed is measured
  * against a player that costs next to nothing, as in the issue's figures.
  *
- * Protocol: docs/PROTOCOL.md. Usage: random_player [SEED]
+ * Protocol: docs/PROTOCOL.md. Usage: random_player [SEED [DELAY_US]]: with
+ * DELAY_US it sleeps that many microseconds before each answer, an honest
+ * player that thinks (the benchmark's time-forfeit fidelity).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #define MAX_COLUMNS 128
 
 static int columns, rows, heights[MAX_COLUMNS];
+static useconds_t delay;
 
 static void play(int column) {
     if (column >= 0 && column < columns) heights[column]++;
@@ -26,6 +29,7 @@ static void answer(void) {
         if (heights[col] < rows) free_columns[count++] = col;
     if (count == 0) return; /* the referee sends a result word instead */
     int column = free_columns[rand() % count];
+    if (delay) usleep(delay);
     play(column);
     printf("%d\n", column);
     fflush(stdout);
@@ -33,6 +37,7 @@ static void answer(void) {
 
 int main(int argc, char **argv) {
     srand(argc > 1 ? (unsigned)atoi(argv[1]) : (unsigned)time(NULL) ^ (unsigned)getpid());
+    delay = argc > 2 ? (useconds_t)atol(argv[2]) : 0;
     char line[4096];
     while (fgets(line, sizeof line, stdin)) {
         if (strncmp(line, "salir", 5) == 0) {

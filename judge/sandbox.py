@@ -267,7 +267,7 @@ class Cgroups:
 
 def _bwrap_base(scratch: int) -> list[str]:
     return [BWRAP, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
-            "--unshare-cgroup-try", "--disable-userns", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+            "--unshare-cgroup-try", "--disable-userns", "--cap-drop", "ALL", "--die-with-parent",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
             "--size", str(scratch), "--tmpfs", "/tmp", "--size", str(scratch), "--tmpfs", "/dev/shm",
             "--setenv", "TMPDIR", "/tmp"]

@@ -44,3 +44,37 @@ def test_the_benchmark_prints_games_per_second_and_cpu_for_both_players_and_the_
         assert line, done.stdout
         assert all(float(value.replace(",", "")) > 0 for value in line.groups())
     assert len(re.findall(r"this / --against: games/s x[\d.]+", done.stdout)) == 4, done.stdout  # medians and fastest runs
+
+
+def busy_loops_running() -> set[int]:
+    """The benchmark's busy loops alive now: programs named `busy` in a temporary folder."""
+    found = set()
+    for entry in Path("/proc").iterdir():
+        try:
+            command = (entry / "cmdline").read_bytes().split(b"\0")[0]
+        except OSError:
+            continue
+        if entry.name.isdigit() and command.endswith(b"/busy") and b"tmp" in command:
+            found.add(int(entry.name))
+    return found
+
+
+def test_under_load_the_benchmark_compares_with_the_course_judge_and_kills_its_busy_loops():
+    # clinea's own course-compatible script (a shell script) stands in for the course judge: the same command line
+    before = busy_loops_running()
+    done = subprocess.run([sys.executable, str(BENCHMARK), "--only", "none", "--busy", "0", "2", "--games", "4",
+                           "--repeats", "1", "--sandbox", "off", "--course-judge", C_LINEA,
+                           "--course-python", "/bin/sh", "--seat-starts", "2", "--fidelity-games", "2",
+                           "--in-process-games", "0", "--memory-games", "0"],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for loops in ("0 busy loops", "2 busy loops"):
+        assert f"  {loops} (load average" in done.stdout, done.stdout
+    assert len(re.findall(r"clinea --sandbox off +[\d,]+ games/s .* CPU [\d.]+ ms/game, [\d.]+ context switches/game",
+                          done.stdout)) == 2, done.stdout
+    assert len(re.findall(r"course judge +[\d,]+ games/s", done.stdout)) == 2, done.stdout
+    assert len(re.findall(r"against the course judge: games/s x[\d.]+, CPU per game x[\d.]+ less", done.stdout)) == 2
+    assert re.search(r"--sandbox off +[\d.]+ ms a seat, CPU [\d.]+ ms; over a 4-game run [\d.]+ ms a game",
+                     done.stdout), done.stdout
+    assert re.search(r"--sandbox off +\d+ time forfeits in 2 games", done.stdout), done.stdout
+    assert busy_loops_running() <= before

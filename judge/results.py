@@ -26,8 +26,6 @@ clinea, unsealed from its header on, is read as before.
 """
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import os
 import sys
@@ -54,6 +52,9 @@ def key_path(path: str) -> str:
 
 
 def seal(key: bytes, body: bytes) -> bytes:
+    import hashlib  # 3 ms of every judge's start (OpenSSL): only once it writes a results file
+    import hmac
+
     return hmac.new(key, body, hashlib.sha256).hexdigest()[:SEAL_HEX].encode()
 
 
@@ -68,6 +69,8 @@ def unsealed(key: bytes, line: bytes) -> Optional[bytes]:
     if at < 0 or not line.endswith(b'"}\n'):
         return None
     body = line[:at] + b"}"
+    import hmac
+
     return body if hmac.compare_digest(line[at + len(SEAL):-3], seal(key, body)) else None
 
 

@@ -15,31 +15,55 @@ reading.
 
 Reading is strict: a half-written last line (the judge was killed
 mid-write) is cut, anything else that is not a game record stops the run
-with the line number, so no record is ever dropped silently.
+with the line number, so no record is ever dropped silently. It is also
+bounded: a line over RECORD_LIMIT or a file over FILE_LIMIT is refused, and
+so is anything but a regular file (`/dev/full` never ends its first line,
+`/dev/null` cannot be read back by --resume).
 """
 from __future__ import annotations
 
 import json
 import os
+import stat
 import threading
 import time
 from typing import Callable, Iterator, Optional
 
+from clinea.bounded import GIB, MIB, bounded_lines, json_value
 from clinea.judge.record import GameRecord
 
 # Seconds a written record may wait for its fsync (see above).
 SYNC_INTERVAL = 1.0
+# A game record is a few hundred bytes on 7x6 and about 250 KB for the
+# longest game of a 128x128 board (16,384 moves and their times).
+RECORD_LIMIT = 4 * MIB
+# Some ten million games of 7x6.
+FILE_LIMIT = 4 * GIB
 
 
 class ResultsError(ValueError):
     """A results file that cannot be used: the message names it and why."""
 
 
-def check_writable(path: str) -> None:
-    """Refuses a path that is a directory or lies in a missing directory,
-    before any game is played."""
-    if os.path.isdir(path):
+def check_regular(path: str) -> None:
+    """Refuses a path that exists and is no regular file: a directory, or a
+    device or pipe (`/dev/full` and `/dev/zero` never end their first line,
+    `/dev/null` takes the records and gives nothing back to --resume)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISDIR(mode):
         raise ResultsError(f"{path}: is a directory")
+    if not stat.S_ISREG(mode):
+        raise ResultsError(f"{path}: not a regular file ({file_kind(mode)}): the results go to a file "
+                           "that --resume can read back; leave the option out to keep none")
+
+
+def check_writable(path: str) -> None:
+    """Refuses a path that is no regular file, lies in a missing directory
+    or cannot be written, before any game is played."""
+    check_regular(path)
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise ResultsError(f"{path}: no such directory {folder!r}")
@@ -48,9 +72,27 @@ def check_writable(path: str) -> None:
         raise ResultsError(f"{path}: not writable")
 
 
+def file_kind(mode: int) -> str:
+    """What a path that is no regular file is, in words."""
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a file"
+
+
+def lines_of(file, path: str) -> Iterator[bytes]:
+    """The lines of a results file, within RECORD_LIMIT and FILE_LIMIT
+    (ResultsError beyond, naming the file, the line and the bound)."""
+    try:
+        yield from bounded_lines(file, path, RECORD_LIMIT, FILE_LIMIT)
+    except ValueError as error:
+        raise ResultsError(str(error)) from None
+
+
 def parse_header(line: bytes, path: str) -> dict:
     try:
-        header = json.loads(line)
+        header = json_value(line)
     except ValueError:
         raise ResultsError(f"{path}: line 1 is not JSON: {line[:80]!r}") from None
     if not (isinstance(header, dict) and header.get("type") == "run" and isinstance(header.get("argv"), list)
@@ -63,9 +105,10 @@ def parse_header(line: bytes, path: str) -> dict:
 def read_header(path: str) -> Optional[dict]:
     """The run header of an existing, non-empty results file; None if the
     file is missing or empty. ResultsError if its first line is not one."""
+    check_regular(path)
     try:
         with open(path, "rb") as file:
-            first = file.readline()
+            first = next(lines_of(file, path), b"")
     except FileNotFoundError:
         return None
     except OSError as error:
@@ -99,14 +142,14 @@ class ResultLog:
     def _load(self, on_game: Callable[[GameRecord], None]) -> None:
         good = 0
         with open(self.path, "rb") as file:
-            for number, raw in enumerate(file, 1):
+            for number, raw in enumerate(lines_of(file, self.path), 1):
                 if not raw.endswith(b"\n"):
                     break  # the one line a killed judge can leave: cut below
                 if number == 1:
                     self.header = parse_header(raw, self.path)
                 else:
                     try:
-                        record = GameRecord.from_json(json.loads(raw))
+                        record = GameRecord.from_json(json_value(raw))
                     except ValueError as error:
                         raise ResultsError(f"{self.path}: line {number} is not a game record ({error}): "
                                            f"{raw[:80]!r}; the file is left as it is") from None
@@ -169,7 +212,8 @@ class ResultLog:
 
 def read_records(path: str) -> Iterator[GameRecord]:
     """The game records of a results file (the run header left out)."""
-    with open(path, encoding="utf-8") as file:
-        for number, line in enumerate(file, 1):
-            if number > 1 and line.endswith("\n"):
-                yield GameRecord.from_json(json.loads(line))
+    check_regular(path)
+    with open(path, "rb") as file:
+        for number, line in enumerate(lines_of(file, path), 1):
+            if number > 1 and line.endswith(b"\n"):
+                yield GameRecord.from_json(json_value(line))

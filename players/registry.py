@@ -19,8 +19,12 @@ import importlib.util
 import os
 import sys
 
+from clinea.bounded import MIB, check_size
 from clinea.players.bot import Bot, FunctionBot
 
+# A bot's source file, which Python reads whole to import it (`clinea play
+# mybot.py`, a Kaggle agent file): a generous bound on hand-written code.
+BOT_FILE_LIMIT = 4 * MIB
 BUILTIN: dict[str, str] = {
     "random": "clinea.players.random_player:RandomBot",
     "evaluator": "clinea.players.evaluator_player:EvaluatorBot",
@@ -68,6 +72,7 @@ def load_file(path: str) -> type[Bot]:
     """The bot a user's Python file defines: a Bot subclass (the last one
     defined there), else a `choose(board)` function. The file is imported
     under its own name, so its `if __name__ == "__main__":` block stays idle."""
+    check_size(path, BOT_FILE_LIMIT)
     name = os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(f"clinea_bot_{name}", os.path.abspath(path))
     module = importlib.util.module_from_spec(spec)

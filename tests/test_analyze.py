@@ -142,6 +142,8 @@ def test_analyze_a_move_string_on_standard_7x6(tmp_path):
         moves=[0, 0, 0], times=[0, 0, 0], winner=None, reason="draw", forfeit=None, extra="ignored")) + "\n",
      "game g: move 3: column 0 is full"),
     ("file:{\"type\":\"run\"}\nnot json\n", "clinea analyze: "),
+    ("file:{\"type\":\"run\"}\n" + "[" * 100_000 + "\n", "nested deeper than can be read"),
+    ("file:{\"type\":\"run\"}\n" + " " * (5 << 20) + "\n", "bad.jsonl: line 2 is longer than 4 MiB"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, content, message):
     argument = content

@@ -1,6 +1,7 @@
 """Runs that go wrong from the outside: results files that are not what they
 should be, --resume on the wrong file, an interrupted run, an SPRT decided
 while other games are still being played, a bad program string."""
+import resource
 import signal
 import subprocess
 import time
@@ -113,3 +114,28 @@ def test_an_sprt_decided_with_games_in_flight_stays_decided(tmp_path):
     decided = int(sprt[0].split("after ")[1].split()[0])
     assert decided <= played < 200
     assert (f"{played - decided} more game(s) were in flight" in sprt[0]) == (played > decided)
+
+
+def limited(resource_kind, limit):
+    """A preexec_fn that caps one of the judge's resources."""
+    return lambda: resource.setrlimit(resource_kind, (limit, limit))
+
+
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/zero", "/dev/null"])
+def test_a_device_as_results_is_refused_before_any_game_without_reading_it(device):
+    """/dev/full once made the judge read 21.6 GB looking for the end of its
+    first line; the judge here may use 2 GiB of address space at most."""
+    for option in ("--results", "--resume"):
+        done = run_judge([*MATCH, "--iterations", "2", option, device], timeout=60,
+                         preexec_fn=limited(resource.RLIMIT_AS, 2 << 30))
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert f"{option} {device}: not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_results_line_over_the_bound_is_refused_naming_the_line_and_the_bound(tmp_path):
+    path = tmp_path / "r.jsonl"
+    a_run(path, games=2)
+    with open(path, "a") as file:
+        file.write("[" * (5 << 20) + "\n")
+    done = refused(["--resume", str(path)], "line 4 is longer than 4 MiB")
+    assert str(path) in done.stderr

@@ -251,3 +251,12 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
     assert game.returncode == 0, game.stdout + game.stderr
     (record,) = records(results)
     assert record["reason"] in ("connect", "draw") and len(record["moves"]) >= 7
+
+
+def test_clinea_play_refuses_a_bot_file_over_the_bound_naming_it(tmp_path):
+    path = tmp_path / "huge.py"
+    path.write_text(textwrap.dedent(FILE_BOTS["only_choose.py"]) + "#" * (5 << 20) + "\n")
+    done = subprocess.run([str(BIN / "clinea"), "play", str(path)], input="salir\n", capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == f"clinea play {path}: {path}: larger than 4 MiB, the most allowed here"

@@ -16,7 +16,7 @@ import shutil
 import signal
 import sys
 import threading
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea import protocol
@@ -39,6 +39,8 @@ DEFAULT_TIME_PER_MOVE = 30.0
 COURSE_LOG_DIR = "log"
 # a game lost by a bad move (illegal, garbage, crash, timeout) ends the run with this status
 EXIT_FORFEIT = 1
+# the results file could not be written (a full disk): the run stopped (sysexits' EX_IOERR)
+EXIT_RESULTS_UNWRITABLE = 74
 
 EPILOG = """examples:
   clinea judge --blue_player players/random --red_player players/random --iterations 100
@@ -349,8 +351,6 @@ def run(argv: list[str]) -> int:
             log = ResultLog(path, standings.add)
         except (ResultsError, OSError) as error:
             parser.error(f"{'--resume' if args.resume else '--results'} {error}")
-        if log.header is None:
-            log.write_header({"argv": run_argv})
         specs = (spec for spec in specs if spec.id not in log.done)
 
     humans = any(p.command is None for p in players)
@@ -378,15 +378,32 @@ def run(argv: list[str]) -> int:
     total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
     bar = None if quiet or table else progress_bar(total, standings.games, "game")
     forfeits = 0
+    # why the results file could not be written (a full disk): the run stops there
+    unwritable: Optional[OSError] = None
+
+    def keep(write: Callable[[], None]) -> bool:
+        """Runs a write to the results file; on failure stops the run, whose
+        file keeps every game written so far, each whole (a torn last line
+        is cut by --resume)."""
+        nonlocal unwritable
+        if unwritable is None:
+            try:
+                write()
+                return True
+            except OSError as error:
+                unwritable = error
+                runner.stop.set()
+        return False
 
     def on_record(rec: GameRecord) -> None:
         nonlocal decision, forfeits
         if interrupted.is_set():
             return  # a game cut short by the kill of the interrupt is no result
+        # the file first: the tally counts what the file keeps, and no more
+        if log is not None and not keep(lambda: log.append(rec)):
+            return
         standings.add(rec)
         forfeits += rec.forfeit is not None
-        if log is not None:
-            log.append(rec)
         if bar is not None:
             bar.update(1)
         if table:
@@ -419,7 +436,9 @@ def run(argv: list[str]) -> int:
     try:
         if sprt is not None:
             decision = decide()
-        if decision is None:
+        if log is not None and log.header is None:
+            keep(lambda: log.write_header({"argv": run_argv}))
+        if decision is None and unwritable is None:
             runner.run(specs, on_record)
     except KeyboardInterrupt:
         interrupt()
@@ -432,12 +451,20 @@ def run(argv: list[str]) -> int:
         if bar is not None:
             bar.close()
         if log is not None:
-            log.close()
+            try:
+                log.close()
+            except OSError as error:
+                unwritable = unwritable or error
         if table:
             table.close()
     if why:
         print(why, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
     print(summary(standings, names, None if course else args.games or 1, sprt, decision))
+    if unwritable is not None:
+        print(f"clinea judge: cannot write to {path} ({unwritable.strerror or unwritable}): stopped after "
+              f"{standings.games} games, all of them in the file; make room, then clinea judge --resume {path} "
+              "plays the rest", file=sys.stderr)
+        return EXIT_RESULTS_UNWRITABLE
     if interrupted.is_set():
         kept = f"they are in {path}" if path else "no --results file keeps them"
         print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)

@@ -138,6 +138,8 @@ class ResultLog:
         self.closed = False
         self.sync_due = threading.Condition()
         self.syncer: Optional[threading.Thread] = None
+        # an fsync of the syncer thread that failed (a full disk), raised by the next write
+        self.failed: Optional[OSError] = None
 
     def _load(self, on_game: Callable[[GameRecord], None]) -> None:
         good = 0
@@ -161,6 +163,10 @@ class ResultLog:
                 file.truncate(good)
 
     def _write(self, record: dict) -> None:
+        """Appends `record` as one line; OSError (a full disk) when it cannot,
+        which may leave a torn last line: --resume cuts it."""
+        if self.failed is not None:
+            raise self.failed
         data = (json.dumps(record, separators=(",", ":")) + "\n").encode()
         while data:  # one write; more only if the disk fills up mid-line
             data = data[os.write(self.fd, data):]
@@ -190,7 +196,11 @@ class ResultLog:
                 elif wait > 0:
                     self.sync_due.wait(wait)
                 else:
-                    self._sync()
+                    try:
+                        self._sync()
+                    except OSError as error:
+                        self.failed = error
+                        return
 
     def write_header(self, run: dict) -> None:
         self.header = {"type": "run", **run}
@@ -200,14 +210,20 @@ class ResultLog:
         self._write(record.to_json())
 
     def close(self) -> None:
-        with self.sync_due:
-            self.closed = True
-            self.sync_due.notify()
-            if self.dirty:
-                self._sync()
-        if self.syncer is not None:
-            self.syncer.join()
-        os.close(self.fd)
+        """Syncs what is written and closes the file; OSError if the sync
+        fails (a full disk), the file closed all the same."""
+        try:
+            with self.sync_due:
+                self.closed = True
+                self.sync_due.notify()
+                if self.dirty and self.failed is None:
+                    self._sync()
+            if self.syncer is not None:
+                self.syncer.join()
+        finally:
+            os.close(self.fd)
+        if self.failed is not None:
+            raise self.failed
 
 
 def read_records(path: str) -> Iterator[GameRecord]:

@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from clinea.judge.cli import EXIT_FORFEIT
+from clinea.judge.cli import EXIT_FORFEIT, EXIT_RESULTS_UNWRITABLE
 
 from judge_helpers import C_LINEA, bot, records, run_judge
 
@@ -139,3 +139,24 @@ def test_a_results_line_over_the_bound_is_refused_naming_the_line_and_the_bound(
         file.write("[" * (5 << 20) + "\n")
     done = refused(["--resume", str(path)], "line 4 is longer than 4 MiB")
     assert str(path) in done.stderr
+
+
+def test_a_full_disk_stops_the_run_with_one_line_keeping_every_written_game_and_resume_goes_on(tmp_path):
+    """A file size limit (RLIMIT_FSIZE) stands for the full disk: write()
+    fails with EFBIG as it would with ENOSPC, after some whole records."""
+    path = tmp_path / "r.jsonl"
+    run = ["--player", f"a={RANDOM[0]}", "--player", f"b={RANDOM[0]}", "--columns", "5", "--rows", "4", "--c", "3",
+           "--iterations", "40", "--seed", "3", "--quiet"]
+    done = run_judge([*run, "--results", str(path)], preexec_fn=limited(resource.RLIMIT_FSIZE, 6000))
+    assert done.returncode == EXIT_RESULTS_UNWRITABLE, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    kept = path.read_bytes().count(b"\n") - 1  # whole lines, the run header aside; a torn last one is not kept
+    assert 0 < kept < 40
+    message = [line for line in done.stderr.splitlines() if str(path) in line]
+    assert len(message) == 1 and "File too large" in message[0], done.stderr
+    assert f"stopped after {kept} games" in message[0] and f"--resume {path}" in message[0]
+    assert done.stdout.startswith(f"{kept} games")
+    resumed = run_judge(["--resume", str(path), "--quiet"])
+    assert resumed.returncode == 0, resumed.stderr
+    ids = [game["id"] for game in records(path)]
+    assert len(ids) == 40 and len(set(ids)) == 40

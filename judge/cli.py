@@ -23,7 +23,7 @@ from clinea import protocol
 from clinea.judge.abbreviations import AmbiguousOption, resolve, spell_out
 from clinea.judge.player_process import end_all_games, kill_all
 from clinea.judge.record import GameRecord
-from clinea.judge.referee import Clock
+from clinea.judge.referee import CRASH, Clock
 from clinea.judge.report import Standings, summary
 from clinea.judge.results import ResultLog, ResultsError, check_writable, read_header
 from clinea.judge.stats import Sprt, SprtDecision, sprt_decision
@@ -397,8 +397,11 @@ def run(argv: list[str]) -> int:
 
     def on_record(rec: GameRecord) -> None:
         nonlocal decision, forfeits
-        if interrupted.is_set():
-            return  # a game cut short by the kill of the interrupt is no result
+        if interrupted.is_set() and rec.kind == CRASH:
+            # the interrupt's kill ends the games in flight as crashes: no result. Any
+            # other end is a finished game, whose players were told its result (the
+            # last move may have been on its way as Ctrl-C came): it counts
+            return
         # the file first: the tally counts what the file keeps, and no more
         if log is not None and not keep(lambda: log.append(rec)):
             return
@@ -417,7 +420,8 @@ def run(argv: list[str]) -> int:
 
     def interrupt(signum=None, frame=None) -> None:
         """Ctrl-C: no game starts any more and the players die, so the games
-        in flight end at once (and count for nothing). Done as a flag, not as
+        in flight end at once as crashes (and count for nothing; a game that
+        ends otherwise, as the last move was already on its way, counts). Done as a flag, not as
         an exception, so that it never falls between writing a game to the
         results file and adding it to the tally; the kill runs in a thread of
         its own, as the handler may interrupt code holding the players' lock.

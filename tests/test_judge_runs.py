@@ -1,6 +1,7 @@
 """Runs that go wrong from the outside: results files that are not what they
 should be, --resume on the wrong file, an interrupted run, an SPRT decided
 while other games are still being played, a bad program string."""
+import os
 import resource
 import signal
 import subprocess
@@ -114,6 +115,53 @@ def test_an_sprt_decided_with_games_in_flight_stays_decided(tmp_path):
     decided = int(sprt[0].split("after ")[1].split()[0])
     assert decided <= played < 200
     assert (f"{played - decided} more game(s) were in flight" in sprt[0]) == (played > decided)
+
+
+def test_ctrl_c_after_a_game_ended_and_before_it_was_counted_counts_it(tmp_path):
+    """A game has ended by the rules and azul has been told it won, when
+    Ctrl-C comes: a finished game, in the tally and in the results file.
+    The judge is held right there: azul's transcript (--log-dir) is a pipe
+    that this test fills up once the first game is in it, so the judge
+    blocks writing azul's lines at the end of the next game, after telling
+    azul the result; Ctrl-C comes then, and the pipe is drained. Azul plays
+    column 0 and rojo column 1: azul connects three in every game."""
+    logs, path = tmp_path / "logs", tmp_path / "r.jsonl"
+    logs.mkdir()
+    os.mkfifo(logs / "azul.log")
+    transcript = os.open(logs / "azul.log", os.O_RDWR)  # a reader and a writer: no open() blocks
+    judge = subprocess.Popen([C_LINEA, "--blue_player", *bot("column_bot.py", "0"),
+                              "--red_player", *bot("column_bot.py", "1"), "--columns", "5", "--rows", "4", "--c", "3",
+                              "--first", "azul", "--iterations", "100", "--seed", "1", "--quiet",
+                              "--log-dir", str(logs), "--results", str(path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    seen = b""
+    try:
+        while b"> ganaste\n" not in seen:
+            seen += os.read(transcript, 65536)
+        os.set_blocking(transcript, False)
+        try:
+            while True:  # whole lines of filler, each write all or nothing (PIPE_BUF bytes)
+                os.write(transcript, b"#" * 4095 + b"\n")
+        except BlockingIOError:
+            pass
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "pipe_write" not in open(f"/proc/{judge.pid}/wchan").read():
+            time.sleep(0.01)
+        judge.send_signal(signal.SIGINT)
+        while judge.poll() is None:
+            try:
+                seen += os.read(transcript, 65536)
+            except BlockingIOError:
+                time.sleep(0.01)
+    finally:
+        out, err = judge.communicate(timeout=30)
+        os.close(transcript)
+    told = seen.split(b"\n").count(b"> ganaste")
+    assert told >= 2 and judge.returncode == 130, err
+    assert out.startswith(f"{told} games") and f"azul: +{told} " in out, out + err
+    games = records(path)
+    assert len(games) == told
+    assert all(game["winner"] == "azul" and game["moves"] == [0, 1, 0, 1, 0] for game in games)
 
 
 def limited(resource_kind, limit):

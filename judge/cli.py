@@ -20,7 +20,7 @@ from typing import Callable, Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea import protocol
-from clinea.judge.abbreviations import AmbiguousOption, resolve, spell_out
+from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
 from clinea.judge.player_process import end_all_games, kill_all
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import CRASH, Clock
@@ -37,6 +37,11 @@ PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
 # where the course judge writes its transcripts, relative to where it runs
 COURSE_LOG_DIR = "log"
+# Long options of clinea's own players that the judge would take for itself
+# (--log as an abbreviation of --log-dir): after a program of a student's,
+# which may well have them too, they are refused as ambiguous.
+# tests/test_judge_course_command_line.py keeps this list true.
+PLAYER_OPTIONS = ("--log", "--seed", "--time-per-move")
 # a game lost by a bad move (illegal, garbage, crash, timeout) ends the run with this status
 EXIT_FORFEIT = 1
 # the results file could not be written (a full disk): the run stopped (sysexits' EX_IOERR)
@@ -157,12 +162,58 @@ def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tupl
                     words = split_quoted(option, words[0])
                 except ValueError as error:  # shlex: "No closing quotation"
                     parser.error(f"{option} {protocol.quote(words[0])}: {str(error).lower()} (an unbalanced quote?)")
+            if words and j < len(argv):
+                check_unambiguous(parser, option, words, argv[j:])
             programs.setdefault(option, []).append(words)
             i = j
         else:
             rest.append(spell_out(word, known))
             i += 1
     return rest, programs
+
+
+def program_word(option: str, word: str) -> str:
+    """The program of a program option's first word (`a=players/strong` -> `players/strong`)."""
+    return word.split("=", 1)[1] if option == "--player" and "=" in word else word
+
+
+def named_option(word: str, options) -> Optional[str]:
+    """The option of `options` that `word` names as argparse reads it: the
+    option itself, or the only one it abbreviates."""
+    name = word.split("=", 1)[0]
+    if name in options:
+        return name
+    matches = [option for option in options if option.startswith(name)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def check_unambiguous(parser: argparse.ArgumentParser, option: str, words: list[str], after: list[str]) -> None:
+    """Refuses a judge option right after a program that takes an option of
+    that name itself (`--blue_player players/strong --time-per-move 0.5`),
+    or may (a program of the student's, and an option clinea's players
+    have): the course's parser refuses any option there, and taking it for
+    the judge left the program at its default. A course option, or one the
+    clinea player named has not, is the judge's."""
+    judge_option = resolve(after[0], parser._option_string_actions)
+    if judge_option in COURSE_OPTIONS or judge_option in PROGRAM_OPTIONS or judge_option in ("--help", "--games"):
+        return
+    options = registry.program_options(program_word(option, words[0]), words[1:])
+    own = named_option(after[0], options if options is not None else PLAYER_OPTIONS)
+    if own is None:
+        return
+    takes_value = parser._option_string_actions[judge_option].nargs != 0
+    _, equals, value = after[0].partition("=")
+    shown = [after[0]]
+    if not equals and takes_value and len(after) > 1:
+        shown.append(after[1])
+        value = after[1]
+    for_program = f'quote the program ({option} "{" ".join(words + shown)}")'
+    if options is not None:
+        bare = own[2:] + (f"={value}" if options[own] else "")
+        for_program = f"write it as a bare word ({option} {' '.join(words)} {bare}) or " + for_program
+    whose = "the program's option too" if options is not None else "maybe the program's too (clinea's players have it)"
+    parser.error(f"{option} {' '.join(words + shown)}: {after[0].split('=', 1)[0]} is the judge's {judge_option} "
+                 f"and {whose}; for the program, {for_program}; for the judge, give it before {option}")
 
 
 def split_quoted(option: str, text: str) -> list[str]:

@@ -18,6 +18,7 @@ import importlib
 import importlib.util
 import os
 import sys
+from typing import Optional, Sequence
 
 from clinea.bounded import MIB, check_size
 from clinea.players.bot import Bot, FunctionBot
@@ -97,6 +98,46 @@ def load_file(path: str) -> type[Bot]:
 
     FileBot.name = name
     return FileBot
+
+
+def launched_player(exe: str, args: Sequence[str] = ()) -> Optional[str]:
+    """The clinea player a program starts: a registered name as the judge
+    takes it, or a launcher in players/ reached through any links (read
+    as players/launch reads it), else None."""
+    if os.sep not in exe:
+        return exe if exe in players() else None
+    if os.path.basename(os.path.realpath(exe)) != "launch":
+        return None
+    path = exe
+    name = os.path.basename(path)
+    while os.path.islink(path):
+        target = os.path.join(os.path.dirname(path), os.readlink(path))
+        if os.path.basename(target) == "launch":
+            break
+        path, name = target, os.path.basename(target)
+    if name == "launch":
+        return args[0] if args else None
+    return name
+
+
+def player_options(name: str) -> dict[str, bool]:
+    """{long option: whether it takes a value} of the registered player `name`."""
+    from clinea.players.driver import build_parser
+
+    actions = build_parser(load(name), name)._option_string_actions
+    return {option: action.nargs != 0 for option, action in actions.items() if option.startswith("--")}
+
+
+def program_options(exe: str, args: Sequence[str]) -> Optional[dict[str, bool]]:
+    """player_options of the clinea player `exe args...` starts; None for
+    any other program, whose options cannot be known."""
+    name = launched_player(exe, args)
+    if name is None:
+        return None
+    try:
+        return player_options(name)
+    except Exception:  # a plug-in that does not import here: unknown, as any program
+        return None
 
 
 def write_launchers(directory: str) -> list[str]:

@@ -3,8 +3,10 @@
 Course scripts run unchanged: `--blue_player EXE [ARGS...]` (or
 `--blue_player=EXE`) takes everything up to the next option this judge knows,
 spelled out or abbreviated as argparse allows (or one quoted string, split
-like a shell would, when the program's own options collide with the judge's).
-An option given twice keeps the last, as in the course's parser.
+like a shell would, when the program's own options collide with the judge's;
+one word that is the path of an executable file stays whole, blanks and all).
+A judge option right after a program that may take it is refused as
+ambiguous. An option given twice keeps the last, as in the course's parser.
 """
 from __future__ import annotations
 
@@ -157,7 +159,7 @@ def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tupl
                 j += 1
             _, equals, value = word.partition("=")
             words = ([value] if equals else []) + list(argv[i + 1:j])
-            if len(words) == 1 and any(ch.isspace() for ch in words[0]):
+            if len(words) == 1 and any(ch.isspace() for ch in words[0]) and not names_a_program(option, words[0]):
                 try:
                     words = split_quoted(option, words[0])
                 except ValueError as error:  # shlex: "No closing quotation"
@@ -175,6 +177,14 @@ def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tupl
 def program_word(option: str, word: str) -> str:
     """The program of a program option's first word (`a=players/strong` -> `players/strong`)."""
     return word.split("=", 1)[1] if option == "--player" and "=" in word else word
+
+
+def names_a_program(option: str, word: str) -> bool:
+    """Whether one word is the path of an executable file, blanks and all,
+    as the course's judge runs it (Popen([player] + params)); else a word
+    with blanks is a quoted command line."""
+    path = program_word(option, word)
+    return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
 def named_option(word: str, options) -> Optional[str]:

@@ -137,6 +137,20 @@ def test_a_judge_option_the_program_cannot_take_or_that_follows_a_course_option_
     assert done.stdout.startswith("1 games")
 
 
+def test_a_program_path_with_blanks_given_as_one_word_stays_one_word(tmp_path):
+    """The course's judge runs Popen([player] + params): one word is one path."""
+    folder = tmp_path / "my bots"
+    folder.mkdir()
+    program = folder / "random bot"
+    program.write_text(f"#!/bin/sh\nexec {RANDOM[0]} \"$@\"\n")
+    program.chmod(0o755)
+    results = tmp_path / "r.jsonl"
+    done = run_judge(["--blue_player", str(program), "--red_player", str(program), "7", "--columns", "4",
+                      "--rows", "4", "--c", "3", "--iterations", "2", "--q", "true", "--results", str(results)])
+    assert done.returncode == 0, done.stderr
+    assert len(records(results)) == 2
+
+
 # --------------------------------------------------------------- a human
 
 def human_game(tmp_path, typed, extra=()):

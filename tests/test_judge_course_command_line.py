@@ -151,6 +151,23 @@ def test_a_program_path_with_blanks_given_as_one_word_stays_one_word(tmp_path):
     assert len(records(results)) == 2
 
 
+def test_with_two_tables_the_course_transcripts_are_written_too_each_game_whole(tmp_path):
+    done = run_judge(["--blue_player", *RANDOM, "--red_player", *RANDOM, "--iterations", "8", "--columns", "4",
+                      "--rows", "3", "--c", "3", "--p", "6", "--quiet", "--concurrency", "2",
+                      "--results", str(tmp_path / "r.jsonl")], cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    games = records(tmp_path / "r.jsonl")
+    assert sorted(os.listdir(tmp_path / "log")) == ["player_communicator_azul.log", "player_communicator_rojo.log"]
+    for colour in ("azul", "rojo"):
+        text = (tmp_path / "log" / f"player_communicator_{colour}.log").read_text()
+        blocks = text.split("/*************** Nueva partida *****************/")[1:]
+        seen = sorted(tuple(int(m) for m in re.findall(r"^recibo <type 'str'>: (\d+)$", block, re.M))
+                      for block in blocks)
+        # each game's answers together in its block, whichever table played it
+        played = sorted(tuple(game["moves"][game["colours"].index(colour)::2]) for game in games)
+        assert seen == played
+
+
 # --------------------------------------------------------------- a human
 
 def human_game(tmp_path, typed, extra=()):

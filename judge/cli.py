@@ -33,7 +33,7 @@ from clinea.judge.table import MatchStopped, Table, open_window
 from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
 from clinea.progress import progress_bar
-from clinea.ray_cluster import LOCAL
+from clinea.ray_cluster import LOCAL, RayFailure
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
@@ -48,6 +48,8 @@ PLAYER_OPTIONS = ("--log", "--seed", "--time-per-move")
 EXIT_FORFEIT = 1
 # the results file could not be written (a full disk): the run stopped (sysexits' EX_IOERR)
 EXIT_RESULTS_UNWRITABLE = 74
+# a step on Ray failed (a node lost, Ray short of memory): the run stopped (sysexits' EX_UNAVAILABLE)
+EXIT_RAY_FAILED = 69
 
 EPILOG = """examples:
   clinea judge --blue_player players/random --red_player players/random --iterations 100
@@ -498,6 +500,7 @@ def run(argv: list[str]) -> int:
     as_flag = not humans and threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, interrupt) if as_flag else None
     why = None
+    ray_failure: Optional[RayFailure] = None
     try:
         if sprt is not None:
             decision = decide()
@@ -510,6 +513,8 @@ def run(argv: list[str]) -> int:
         kill_all()
     except MatchStopped as stop:
         why = f"stopped: {stop}"
+    except RayFailure as failure:
+        ray_failure = failure
     finally:
         if as_flag:
             signal.signal(signal.SIGINT, previous)
@@ -525,6 +530,11 @@ def run(argv: list[str]) -> int:
     if why:
         print(why, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
     print(summary(standings, names, None if course else args.games or 1, sprt, decision))
+    if ray_failure is not None:
+        kept = (f"its {standings.games} finished games are in {path}: clinea judge --resume {path} plays the rest, "
+                "with --ray or without" if path else "give --results FILE to keep a run's games and resume it")
+        print(f"clinea judge: the run on Ray stopped: {ray_failure}; {kept}", file=sys.stderr)
+        return EXIT_RAY_FAILED
     if unwritable is not None:
         print(f"clinea judge: cannot write to {path} ({unwritable.strerror or unwritable}): stopped after "
               f"{standings.games} games, all of them in the file; make room, then clinea judge --resume {path} "

@@ -68,14 +68,20 @@ def test_without_iterations_it_plays_until_ctrl_c_then_prints_the_tally(tmp_path
     assert "Traceback" not in err
 
 
-def test_the_course_transcripts_are_written_in_its_words(tmp_path):
-    done = run_judge(["--blue_player", *RANDOM, "--red_player", *RANDOM, "--iterations", "2", "--columns", "4",
-                      "--rows", "3", "--c", "3", "--p", "6", "--first", "rojo", "--quiet",
-                      "--results", str(tmp_path / "r.jsonl")], cwd=tmp_path)
+def course_match(tmp_path, *options) -> tuple[list[dict], dict[str, str]]:
+    """A match of random bots on 4x3 (c 3, p 6) run in tmp_path: its games,
+    and the text of each colour's course transcript."""
+    done = run_judge(["--blue_player", *RANDOM, "--red_player", *RANDOM, "--columns", "4", "--rows", "3", "--c", "3",
+                      "--p", "6", "--quiet", "--results", str(tmp_path / "r.jsonl"), *options], cwd=tmp_path)
     assert done.returncode == 0, done.stderr
-    games = records(tmp_path / "r.jsonl")
+    return records(tmp_path / "r.jsonl"), {colour: (tmp_path / "log" / f"player_communicator_{colour}.log").read_text()
+                                           for colour in ("azul", "rojo")}
+
+
+def test_the_course_transcripts_are_written_in_its_words(tmp_path):
+    games, texts = course_match(tmp_path, "--iterations", "2", "--first", "rojo")
     for colour, other in (("azul", "rojo"), ("rojo", "azul")):
-        text = (tmp_path / "log" / f"player_communicator_{colour}.log").read_text()
+        text = texts[colour]
         blocks = text.split("/*************** Nueva partida *****************/")[1:]
         assert len(blocks) == 2
         for block, game in zip(blocks, games):
@@ -152,14 +158,9 @@ def test_a_program_path_with_blanks_given_as_one_word_stays_one_word(tmp_path):
 
 
 def test_with_two_tables_the_course_transcripts_are_written_too_each_game_whole(tmp_path):
-    done = run_judge(["--blue_player", *RANDOM, "--red_player", *RANDOM, "--iterations", "8", "--columns", "4",
-                      "--rows", "3", "--c", "3", "--p", "6", "--quiet", "--concurrency", "2",
-                      "--results", str(tmp_path / "r.jsonl")], cwd=tmp_path)
-    assert done.returncode == 0, done.stderr
-    games = records(tmp_path / "r.jsonl")
+    games, texts = course_match(tmp_path, "--iterations", "8", "--concurrency", "2")
     assert sorted(os.listdir(tmp_path / "log")) == ["player_communicator_azul.log", "player_communicator_rojo.log"]
-    for colour in ("azul", "rojo"):
-        text = (tmp_path / "log" / f"player_communicator_{colour}.log").read_text()
+    for colour, text in texts.items():
         blocks = text.split("/*************** Nueva partida *****************/")[1:]
         seen = sorted(tuple(int(m) for m in re.findall(r"^recibo <type 'str'>: (\d+)$", block, re.M))
                       for block in blocks)

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -25,8 +25,23 @@ $(VENV)/.installed: $(VENV)/bin/activate $(BUILD_INPUTS)
 	$(PIP) install --no-build-isolation -e ".[test,ray]"
 	touch $@
 
-install: $(VENV)/.installed
-	@$(PY) -c "from clinea.players.registry import write_launchers; write_launchers('players')"
+# players/NAME for every player that can run here: one whose extra is not
+# installed gets none (clinea play --list names the extra it needs)
+WRITE_LAUNCHERS := $(PY) -c "from clinea.players.registry import write_launchers; write_launchers('players')"
+
+install: $(VENV)/.installed bubblewrap
+	@$(WRITE_LAUNCHERS)
+
+# The judge confines every seat with bubblewrap (clinea.judge.sandbox), a
+# system tool, not a Python package: root (as CI is) gets it from apt, anyone
+# else is told how; without it the judge still plays, with limits only.
+bubblewrap:
+	@command -v bwrap >/dev/null || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null; \
+	  else \
+	    echo "bwrap not found: the judge's seats will not be isolated; install bubblewrap (sudo apt-get install bubblewrap)"; \
+	  fi; }
 
 # The main job: our strongest player against random, 100 judged games on 7x6,
 # colours and first move alternating, with the tally and Elo at the end.
@@ -41,6 +56,7 @@ run: install
 # kaggle-environments' tree takes minutes, rebuilding the core does not need it.
 $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel]"
+	@$(WRITE_LAUNCHERS)
 	touch $@
 
 test: install $(VENV)/.extras

@@ -22,12 +22,15 @@ from typing import Callable, Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea import protocol
+from clinea.judge import reaper
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
 from clinea.judge.player_process import end_all_games, kill_all
+from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import CRASH, Clock
 from clinea.judge.report import Standings, summary
-from clinea.judge.results import ResultLog, ResultsError, check_writable, read_header
+from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
+from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
 from clinea.judge.stats import Sprt, SprtDecision, sprt_decision
 from clinea.judge.table import MatchStopped, Table, open_window
 from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
@@ -134,6 +137,12 @@ def build_parser() -> argparse.ArgumentParser:
                            f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")
     more.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
                       help="two players: stop as soon as the SPRT decides, e.g. 0 10 0.05 0.05 (default: none)")
+    more.add_argument("--sandbox", choices=MODES, default="auto",
+                      help="confine every seat with bubblewrap: auto (when it works here), strict (refuse to "
+                           "play without it), off (limits only, for speed tests) (default: auto)")
+    more.add_argument("--seat-limits", type=seat_limits, default=SeatLimits(), metavar="NAME=VALUE,...",
+                      help=f"what one seat may use, e.g. memory=2G,processes=64,cpu=600 (default: {SeatLimits().describe()}; "
+                           "cpu: what the run's clock allows)")
     more.add_argument("--quiet", action="store_true", help="the same as --q true (default: off)")
     return parser
 
@@ -236,6 +245,14 @@ def split_quoted(option: str, text: str) -> list[str]:
         words = shlex.split(command)
         return [f"{name}={words[0]}"] + words[1:] if words else [text]
     return shlex.split(text)
+
+
+def seat_limits(text: str) -> SeatLimits:
+    """An argparse `type` for --seat-limits."""
+    try:
+        return SeatLimits.parse(text)
+    except SandboxError as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
 
 
 def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]) -> list[str]:
@@ -385,6 +402,7 @@ def ray_address_follows(argv: Sequence[str], i: int) -> bool:
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    reaper.become_undumpable()  # a bot outside a sandbox reaches no descriptor of the judge's
     if threading.current_thread() is threading.main_thread():
         # SIGTERM unwinds like Ctrl-C, so the players are killed on the way out
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
@@ -395,6 +413,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 130
     finally:
         kill_all()
+
+
+def confinement(parser, args, size: Rules, games: Optional[int], hidden: list[Optional[str]]) -> Sandbox:
+    """The run's seat sandbox (clinea.judge.sandbox): the results file and
+    the logs out of every seat's sight, and a CPU backstop of what the
+    run's clock lets a seat's games take."""
+    moves = size.p
+    if args.game_time:
+        per_game = args.game_time + moves * (args.increment + args.grace)
+    elif args.time_per_move:
+        per_game = moves * (args.time_per_move + args.grace)
+    else:
+        per_game = None
+    if per_game is not None:
+        per_game += STARTUP_GRACE
+    try:
+        return Sandbox(args.sandbox, args.seat_limits.for_run(per_game, games),
+                       tuple(os.path.abspath(path) for path in hidden if path))
+    except SandboxError as error:
+        parser.error(str(error))
 
 
 def run(argv: list[str]) -> int:
@@ -431,14 +469,18 @@ def run(argv: list[str]) -> int:
 
     table = Table(size, open_window(size) if args.ui else None) if args.ui or humans else None
     course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
-    if args.ray is not None:
-        from clinea.judge.ray_backend import RayRunner
-        runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir)
-    else:
-        runner = Runner(players, size, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
-                        table.human if table else None, table.view if table else None, course_logs)
     # the number of games in all, None for the course's endless match
     total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
+    sandbox = confinement(parser, args, size, total, [path, path and key_path(path), args.log_dir, course_logs])
+    programs = any(player.command is not None for player in players)
+    if args.ray is not None:
+        from clinea.judge.ray_backend import RayRunner
+        runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir, sandbox)
+    else:
+        runner = Runner(players, size, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
+                        table.human if table else None, table.view if table else None, course_logs, sandbox)
+    if programs and not (quiet or table):  # the run's header, above its progress bar
+        print(sandbox.describe(), file=sys.stderr, flush=True)
     bar = None if quiet or table else progress_bar(total, standings.games, "game")
     forfeits = 0
     # why the results file could not be written (a full disk): the run stops there
@@ -527,9 +569,13 @@ def run(argv: list[str]) -> int:
                 unwritable = unwritable or error
         if table:
             table.close()
+        kill_all()  # before the seats' cgroups go: a cgroup with processes stays
+        sandbox.close()
     if why:
         print(why, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
     print(summary(standings, names, None if course else args.games or 1, sprt, decision))
+    if programs:
+        print(sandbox.describe())
     if ray_failure is not None:
         kept = (f"its {standings.games} finished games are in {path}: clinea judge --resume {path} plays the rest, "
                 "with --ray or without" if path else "give --results FILE to keep a run's games and resume it")

@@ -13,6 +13,7 @@ from __future__ import annotations
 import collections
 import itertools
 import os
+import select
 import signal
 import subprocess
 import sys
@@ -22,6 +23,7 @@ from typing import Callable, Optional, Sequence
 
 from clinea.core.relay import Channel
 from clinea.judge import reaper
+from clinea.judge.sandbox import Launch
 from clinea.judge.spin import SPIN, choice as spin_choice
 
 # A line longer than this is garbage, whatever it says: no column needs it.
@@ -31,6 +33,10 @@ STDERR_LOG_LIMIT = 64 * 1024
 # While waiting for a line, how often to look whether the player has died
 # (its descendants may hold stdout open, so no end of output would come).
 EXIT_CHECK = 0.25
+# How long an isolated player's start (bwrap's namespaces, then exec) may
+# take before the judge goes on without knowing: past it a failure shows as
+# a crash at the first answer instead.
+EXEC_WAIT = 10.0
 # Lines of stderr kept to say why a player died.
 STDERR_TAIL = 5
 
@@ -121,12 +127,15 @@ def end_all_games() -> None:
         reaper.kill_all(proc.pid, proc.seat_mark, spare=(proc.pid,))
 
 
-def _die_with_the_judge(parent: int) -> None:
+def _die_with_the_judge(parent: int, launch: Optional[Launch]) -> None:
     """preexec_fn of a player: SIGKILL when the judge dies; and if it died
-    already, in the instant before, do not start at all."""
+    already, in the instant before, do not start at all. Then its sandbox's
+    limits and cgroup, before it runs a single instruction of its own."""
     reaper.prctl(reaper.PR_SET_PDEATHSIG, signal.SIGKILL)
     if os.getppid() != parent:
         os._exit(1)
+    if launch is not None:
+        launch.before_exec()
 
 
 class PlayerProcess:
@@ -134,23 +143,47 @@ class PlayerProcess:
     (from the drain thread) until the per-game cap, see `new_game`;
     `on_idle()` is called every EXIT_CHECK seconds that a read waits (the
     seat writes its buffered transcript then, so a slow player's is never
-    more than that behind)."""
+    more than that behind). `launch` (clinea.judge.sandbox) confines and
+    bounds it; without one it runs as it is."""
 
     def __init__(self, command: Sequence[str], cwd: Optional[str] = None,
                  on_stderr: Optional[Callable[[str], None]] = None,
-                 on_idle: Optional[Callable[[], None]] = None):
+                 on_idle: Optional[Callable[[], None]] = None,
+                 launch: Optional[Launch] = None):
         RUN.start_watchdog()
+        self.launch = launch
         self.seat_mark = f"{RUN.mark}-{next(RUN.seats)}"
         env = dict(os.environ, **{reaper.MARK: self.seat_mark})
         parent = os.getpid()
         with RUN.children:
-            self.proc = subprocess.Popen(
-                list(command), stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                start_new_session=True, cwd=cwd, bufsize=0, env=env,
-                preexec_fn=lambda: _die_with_the_judge(parent))
+            if launch is not None and launch.isolated:
+                # the pipes go in as other descriptors than 0 and 1 (see clinea.judge.sandbox.SEAT_EXEC)
+                given, to_player = os.pipe()
+                from_player, taken = os.pipe()
+                started, status = os.pipe()
+                try:
+                    self.proc = subprocess.Popen(
+                        launch.argv(given, taken, status), stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                        stderr=subprocess.PIPE, pass_fds=(given, taken, status), start_new_session=True, cwd=cwd,
+                        env=env, preexec_fn=lambda: _die_with_the_judge(parent, launch))
+                except BaseException:
+                    for fd in (to_player, from_player, started):
+                        os.close(fd)
+                    raise
+                finally:
+                    for fd in (given, taken, status):
+                        os.close(fd)
+                self.pipes = [open(to_player, "wb", buffering=0), open(from_player, "rb", buffering=0)]
+                self._wait_for_exec(started)
+            else:
+                self.proc = subprocess.Popen(
+                    list(command), stdin=subprocess.PIPE,
+                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True, cwd=cwd, bufsize=0,
+                    env=env, preexec_fn=lambda: _die_with_the_judge(parent, launch))
+                self.pipes = [self.proc.stdin, self.proc.stdout]
             self.pid = self.proc.pid
-            self.stdin = self.proc.stdin.fileno()
-            self.read_from(self.proc.stdout.fileno())
+            self.stdin = self.pipes[0].fileno()
+            self.read_from(self.pipes[1].fileno())
             self.on_stderr = on_stderr
             self.on_idle = on_idle
             self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
@@ -160,6 +193,23 @@ class PlayerProcess:
             self.drain.start()
             with RUN.lock:
                 RUN.live.add(self)
+
+    def _wait_for_exec(self, started: int) -> None:
+        """An isolated player's exec: nothing on `started` but its end means
+        it runs; an errno there means it could not start (OSError, as a
+        Popen of the bare program raises)."""
+        try:
+            ready, _, _ = select.select([started], [], [], EXEC_WAIT)
+            said = os.read(started, 64) if ready else b""
+        finally:
+            os.close(started)
+        if said.isdigit():
+            self.proc.wait()
+            for pipe in self.pipes:
+                pipe.close()
+            self.proc.stderr.close()
+            number = int(said)
+            raise OSError(number, os.strerror(number))
 
     def read_from(self, stdout: int) -> None:
         """Reads the player's lines from the descriptor `stdout` through a
@@ -261,9 +311,12 @@ class PlayerProcess:
         """The exit status, waiting up to `wait` seconds; None if still running.
         A negative status is the signal that killed it."""
         try:
-            return self.proc.wait(timeout=wait)
+            status = self.proc.wait(timeout=wait)
         except subprocess.TimeoutExpired:
             return None
+        if self.launch is not None and self.launch.isolated and status > 128:
+            return 128 - status  # bwrap says a death by signal N as a shell does, 128 + N
+        return status
 
     def last_words(self, wait: float = 0.5) -> list[str]:
         """The last stderr lines, once the drain has read them all."""
@@ -275,9 +328,11 @@ class PlayerProcess:
         with RUN.children:
             reaper.kill_all(self.pid, self.seat_mark, spare=(self.pid,), adopted=RUN.adopted(self))
         self.exit_status(5)
+        if self.launch is not None:
+            self.launch.release()
         self.drain.join(timeout=1.0)
         self._say_what_was_cut()
-        for pipe in (self.proc.stdin, self.proc.stdout):
+        for pipe in self.pipes:
             try:
                 pipe.close()
             except OSError:

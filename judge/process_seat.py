@@ -16,6 +16,7 @@ from clinea.core.relay import ASKED, relay
 from clinea.core.wire import ColumnLines
 from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
+from clinea.judge.sandbox import Sandbox
 from clinea.judge.spin import choice as spin_choice
 
 # How long a player may take to answer `salir` and exit before it is killed.
@@ -48,9 +49,13 @@ class ProcessSeat(Seat):
     """
 
     def __init__(self, name: str, command: Sequence[str], log: Optional[IO[str]] = None,
-                 cwd: Optional[str] = None):
+                 cwd: Optional[str] = None, sandbox: Optional[Sandbox] = None, others: Sequence[str] = ()):
         self.name = name
         self.command = list(command)
+        # every process of the seat confined, the folders `others` (the
+        # other seats' programs) out of its sight
+        self.sandbox = sandbox
+        self.others = tuple(others)
         self.log = log
         self.cwd = cwd
         self.process: Optional[PlayerProcess] = None
@@ -87,9 +92,13 @@ class ProcessSeat(Seat):
     # ------------------------------------------------------------ process
 
     def spawn(self) -> None:
+        launch = None if self.sandbox is None else self.sandbox.launch(self.command, self.cwd, self.others)
         try:
-            self.process = PlayerProcess(self.command, self.cwd, lambda line: self._log("! " + line), self.flush_log)
+            self.process = PlayerProcess(self.command, self.cwd, lambda line: self._log("! " + line), self.flush_log,
+                                         launch)
         except OSError as error:
+            if launch is not None:
+                launch.release()
             self.process = None
             raise Forfeit(CRASH, cannot_start(self.command, error)) from None
         self.startup = STARTUP_GRACE

@@ -37,6 +37,7 @@ from typing import Callable, Iterable, Optional, Sequence
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock
+from clinea.judge.sandbox import Sandbox, SeatLimits
 from clinea.judge.tournament import GameSpec, Player, Runner, close_seats
 from clinea.ray_cluster import STEP_DEADLINE, RayFailure, cluster_cpus, first_line, get, joined, nodes
 
@@ -55,10 +56,13 @@ class Table:
     """One worker of the schedule, on whichever node Ray chooses."""
 
     def __init__(self, players: Sequence[Player], size, clock_factory: Callable[[], Clock],
-                 concurrency: int, log_dir: Optional[str], index: int, cwd: Optional[str]):
+                 concurrency: int, log_dir: Optional[str], index: int, cwd: Optional[str],
+                 sandbox: Optional[tuple[str, SeatLimits, tuple[str, ...]]] = None):
         if cwd is not None:
             os.chdir(cwd)
-        self.runner = Runner(players, size, clock_factory, concurrency, log_dir)
+        # the sandbox is made again here: whether bwrap works is this node's question
+        self.runner = Runner(players, size, clock_factory, concurrency, log_dir,
+                             sandbox=None if sandbox is None else Sandbox(*sandbox))
         self.seats, self.logs = self.runner.seats_for_worker(index)
 
     def play(self, spec: GameSpec) -> GameRecord:
@@ -153,8 +157,9 @@ class RayRunner:
 
     def __init__(self, address: Optional[str], players: Sequence[Player], size,
                  clock_factory: Callable[[], Clock], concurrency: Optional[int] = None,
-                 log_dir: Optional[str] = None):
+                 log_dir: Optional[str] = None, sandbox: Optional[Sandbox] = None):
         self.address = address
+        self.sandbox = None if sandbox is None else (sandbox.mode, sandbox.limits, sandbox.hidden)
         self.players = list(players)
         self.size = size
         self.clock_factory = clock_factory
@@ -178,7 +183,7 @@ class RayRunner:
             count = min(self.concurrency or cluster_cpus(ray), cluster_cpus(ray), len(specs))
             remote_table = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(Table)
             tables = [remote_table.remote(self.players, self.size, self.clock_factory, count, self.log_dir,
-                                          index, cwd) for index in range(count)]
+                                          index, cwd, self.sandbox) for index in range(count)]
             try:
                 self._deal(ray, tables, specs, on_record)
                 try:

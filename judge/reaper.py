@@ -24,6 +24,7 @@ from typing import Iterable, NamedTuple, Optional
 
 MARK = "CLINEA_SEAT"
 PR_SET_PDEATHSIG = 1
+PR_SET_DUMPABLE = 4
 PR_SET_CHILD_SUBREAPER = 36
 # passes over /proc before giving up on a process that keeps forking
 MAX_PASSES = 20
@@ -34,6 +35,12 @@ _libc = ctypes.CDLL(None, use_errno=True) if sys.platform.startswith("linux") el
 def prctl(option: int, value: int) -> bool:
     """Linux prctl(2); False where it does not exist or fails."""
     return _libc is not None and _libc.prctl(option, value, 0, 0, 0) == 0
+
+
+def become_undumpable() -> bool:
+    """No process of the same user may ptrace this one or open its
+    descriptors and memory through /proc (Linux)."""
+    return prctl(PR_SET_DUMPABLE, 0)
 
 
 def become_subreaper() -> bool:

@@ -19,12 +19,22 @@ with the line number, so no record is ever dropped silently. It is also
 bounded: a line over RECORD_LIMIT or a file over FILE_LIMIT is refused, and
 so is anything but a regular file (`/dev/full` never ends its first line,
 `/dev/null` cannot be read back by --resume).
+
+Every line the judge writes is sealed: an HMAC under a key of the run's,
+kept beside the file in `FILE.key` (readable by its owner only, and hidden
+from every seat by the sandbox). `--resume` refuses, and names, any record
+whose seal is missing or wrong: a record the judge did not write (a bot
+that reached the file, a hand edit) never counts. A file of an older
+clinea, unsealed from its header on, is read as before.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import json
 import os
 import stat
+import sys
 import threading
 import time
 from typing import Callable, Iterator, Optional
@@ -39,6 +49,33 @@ SYNC_INTERVAL = 1.0
 RECORD_LIMIT = 4 * MIB
 # Some ten million games of 7x6.
 FILE_LIMIT = 4 * GIB
+# How a sealed line ends: `..., "seal": "<hex>"}`; the HMAC covers the line
+# before it, closed with its brace.
+SEAL = b',"seal":"'
+SEAL_HEX = 32
+
+
+def key_path(path: str) -> str:
+    """Where the key that seals the results file `path` is kept."""
+    return path + ".key"
+
+
+def seal(key: bytes, body: bytes) -> bytes:
+    return hmac.new(key, body, hashlib.sha256).hexdigest()[:SEAL_HEX].encode()
+
+
+def sealed_line(key: bytes, record: dict) -> bytes:
+    body = json.dumps(record, separators=(",", ":")).encode()
+    return body[:-1] + SEAL + seal(key, body) + b'"}\n'
+
+
+def unsealed(key: bytes, line: bytes) -> Optional[bytes]:
+    """The line without its seal if the seal is the judge's, else None."""
+    at = line.rfind(SEAL)
+    if at < 0 or not line.endswith(b'"}\n'):
+        return None
+    body = line[:at] + b"}"
+    return body if hmac.compare_digest(line[at + len(SEAL):-3], seal(key, body)) else None
 
 
 class ResultsError(ValueError):
@@ -129,6 +166,8 @@ class ResultLog:
         self.path = path
         self.header: Optional[dict] = None
         self.done: set[str] = set()
+        self.key: Optional[bytes] = None
+        self.refused: list[int] = []  # line numbers of records the judge did not write
         check_writable(path)
         if os.path.exists(path):
             self._load(on_game)
@@ -149,25 +188,57 @@ class ResultLog:
                     break  # the one line a killed judge can leave: cut below
                 if number == 1:
                     self.header = parse_header(raw, self.path)
+                    if self.header.get("sealed"):
+                        self.key = self._read_key()
+                    if self.key is not None and unsealed(self.key, raw) is None:
+                        raise ResultsError(f"{self.path}: its run header was not written by the judge "
+                                           "(its seal does not match the key); the file is left as it is")
                 else:
                     try:
                         record = GameRecord.from_json(json_value(raw))
                     except ValueError as error:
                         raise ResultsError(f"{self.path}: line {number} is not a game record ({error}): "
                                            f"{raw[:80]!r}; the file is left as it is") from None
+                    if self.key is not None and unsealed(self.key, raw) is None:
+                        self.refused.append(number)
+                        good += len(raw)
+                        continue
                     self.done.add(record.id)
                     on_game(record)
                 good += len(raw)
         if good != os.path.getsize(self.path):
             with open(self.path, "r+b") as file:
                 file.truncate(good)
+        if self.refused:
+            lines = ", ".join(map(str, self.refused[:10])) + (" ..." if len(self.refused) > 10 else "")
+            print(f"{self.path}: {len(self.refused)} record(s) the judge did not write (no seal of this run's "
+                  f"key) refused, line(s) {lines}", file=sys.stderr)
+
+    def _read_key(self) -> bytes:
+        try:
+            with open(key_path(self.path), "rb") as file:
+                key = file.read(SEAL_HEX * 4).strip()
+        except OSError as error:
+            raise ResultsError(f"{self.path}: its records are sealed, but its key {key_path(self.path)} "
+                               f"cannot be read ({error.strerror}): restore it, or start another --results "
+                               "file") from None
+        return key
+
+    def _new_key(self) -> None:
+        self.key = os.urandom(SEAL_HEX // 2).hex().encode()
+        fd = os.open(key_path(self.path), os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        try:
+            os.write(fd, self.key + b"\n")
+        finally:
+            os.close(fd)
 
     def _write(self, record: dict) -> None:
         """Appends `record` as one line; OSError (a full disk) when it cannot,
         which may leave a torn last line: --resume cuts it."""
         if self.failed is not None:
             raise self.failed
-        data = (json.dumps(record, separators=(",", ":")) + "\n").encode()
+        data = sealed_line(self.key, record) if self.key is not None else \
+            (json.dumps(record, separators=(",", ":")) + "\n").encode()
         while data:  # one write; more only if the disk fills up mid-line
             data = data[os.write(self.fd, data):]
         if time.monotonic() - self.synced_at >= SYNC_INTERVAL:
@@ -203,7 +274,8 @@ class ResultLog:
                         return
 
     def write_header(self, run: dict) -> None:
-        self.header = {"type": "run", **run}
+        self._new_key()
+        self.header = {"type": "run", "sealed": True, **run}
         self._write(self.header)
 
     def append(self, record: GameRecord) -> None:

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 from clinea.core import Board, Rules
 from clinea.judge.course_log import CourseTranscript
 from clinea.judge.process_seat import ProcessSeat
+from clinea.judge.sandbox import Sandbox, program_folders
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
 
@@ -124,8 +125,11 @@ class Runner:
     def __init__(self, players: Sequence[Player], size: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
                  log_dir: Optional[str] = None, human_factory=None, on_move_factory=None,
-                 course_log_dir: Optional[str] = None):
+                 course_log_dir: Optional[str] = None, sandbox: Optional[Sandbox] = None):
         self.players = {player.name: player for player in players}
+        # every seat confined (clinea.judge.sandbox), out of sight of the others' folders
+        self.sandbox = sandbox
+        self.folders = {player.name: program_folders(player.command) for player in players if player.command}
         self.size = size
         self.clock_factory = clock_factory
         self.concurrency = max(1, concurrency)
@@ -154,7 +158,8 @@ class Runner:
             elif self.course_log_dir:
                 log = CourseTranscript.open(self.course_log_dir, name, whole_games=self.concurrency > 1)
                 logs.append(log)
-            seats[name] = ProcessSeat(name, player.command, log)
+            others = [folder for other, folders in self.folders.items() if other != name for folder in folders]
+            seats[name] = ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others)
         return seats, logs
 
     def play(self, seats: dict[str, Seat], spec: GameSpec) -> GameRecord:

@@ -224,12 +224,22 @@ def _add_common_options(parser: argparse.ArgumentParser, reports: bool) -> None:
     if reports:
         parser.add_argument("--verbose", action="store_true",
                             help="report search figures on stderr after every move (default: off)")
+    else:  # a bot with nothing to report has no --verbose, yet its options still say "not verbose"
+        parser.set_defaults(verbose=False)
     parser.add_argument("--log", metavar="FILE",
                         help="append a transcript of every line to FILE (default: none)")
 
 
+def _apply_common_options(bot: Bot, args: argparse.Namespace) -> Bot:
+    """Gives `bot` the options every player program has (the parser of
+    `build_parser` declared them): the one place a program and an
+    in-process bot are set up alike. `--log` is the driver's, not the bot's."""
+    bot.verbose = args.verbose
+    return bot
+
+
 def _start(bot: Bot, args: argparse.Namespace, program: str) -> int:
-    bot.verbose = getattr(args, "verbose", False)
+    _apply_common_options(bot, args)
     if args.log:
         with open(args.log, "a", encoding="utf-8") as transcript:
             return serve(bot, transcript=transcript, program=program)
@@ -306,9 +316,7 @@ def bot_from_options(bot_class: type[Bot], argv: list[str], program: str | None 
 
     parser.error = refuse
     args = parser.parse_args(argv)
-    bot = bot_class.from_args(args)
-    bot.verbose = args.verbose
-    return bot
+    return _apply_common_options(bot_class.from_args(args), args)
 
 
 def run(choose: Callable[[Board], int] | Bot, argv: list[str] | None = None) -> int:

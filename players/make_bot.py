@@ -24,8 +24,9 @@ def make_bot(player: PlayerSpec) -> Bot:
     - a Bot: itself;
     - a function `choose(board) -> column`: a FunctionBot;
     - a string, read as a command line: "strong --time-per-move 0.5" (a
-      registered name and its options), "mybot.py --seed 3" (a bot file),
-      or "./myprogram ARGS" (any program speaking the protocol);
+      registered name and its options), "mybot.py --seed 3" (a bot file:
+      one defining `choose` or a Bot subclass), or "./myprogram ARGS" (any
+      program speaking the protocol, an executable .py file too);
     - a list of strings: the same command line, already split.
 
     Raises ValueError naming the problem (unknown player, bad options).
@@ -40,7 +41,9 @@ def make_bot(player: PlayerSpec) -> Bot:
     name, options = words[0], words[1:]
     if os.sep not in name and name in registry.players():
         return bot_from_options(registry.load(name), options, f"clinea play {name}")
-    if registry.is_bot_file(name):
+    # an executable .py file that defines no bot is a protocol program: loading
+    # it would run its protocol loop inside this process
+    if registry.is_bot_file(name) and (registry.declares_bot(name) or not os.access(name, os.X_OK)):
         return bot_from_options(registry.load_file(name), options, f"clinea play {name}")
     path = name if os.sep in name else shutil.which(name)
     if path is None or not os.access(path, os.X_OK) or os.path.isdir(path):

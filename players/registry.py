@@ -14,6 +14,7 @@ A package of yours registers a player in its pyproject.toml:
 from __future__ import annotations
 
 import argparse
+import ast
 import importlib
 import importlib.util
 import os
@@ -36,6 +37,14 @@ BUILTIN: dict[str, str] = {
     "alphabeta": "clinea.players.alphabeta_player:AlphabetaBot",
     "kaggle": "clinea.integrations.kaggle_player:KaggleAgentBot",
     "openspiel_mcts": "clinea.integrations.openspiel_mcts_player:OpenSpielMCTSBot",
+}
+#: what a built-in player needs beyond clinea's own dependencies: the extra
+#: that installs it and the top-level modules its module imports (looked up,
+#: not imported: finding jax-heavy packages costs a directory scan, importing
+#: them seconds)
+REQUIRES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "kaggle": ("kaggle", ("kaggle_environments",)),
+    "openspiel_mcts": ("openspiel", ("pyspiel",)),
 }
 ENTRY_POINT_GROUP = "clinea.players"
 COMMAND_PREFIX = "clinea-"  # clinea-strong runs the player strong
@@ -65,8 +74,50 @@ def load(name: str) -> type[Bot]:
     return getattr(importlib.import_module(module), attribute)
 
 
+def missing_extra(name: str) -> str | None:
+    """The extra the player `name` needs and cannot find (a module of
+    REQUIRES is not installed), or None when it can run."""
+    extra, modules = REQUIRES.get(name, (None, ()))
+    if any(importlib.util.find_spec(module) is None for module in modules):
+        return extra
+    return None
+
+
 def is_bot_file(word: str) -> bool:
     return word.endswith(".py") and os.path.isfile(word)
+
+
+#: a bot file's source is read whole to tell a bot from a program; no bot is this long
+MAX_SOURCE_BYTES = 4 << 20
+
+
+def declares_bot(path: str) -> bool:
+    """Whether the Python file `path` defines what `load_file` loads, read
+    without running it: a top-level `choose` (a function, an assignment or
+    an import), or a top-level class with a base named like a bot
+    (`Bot`, `clinea.players.Bot`, `StrongBot`). A file that does neither is
+    a program of its own (one speaking the protocol runs it at import)."""
+    with open(path, "rb") as file:
+        source = file.read(MAX_SOURCE_BYTES + 1)
+    if len(source) > MAX_SOURCE_BYTES:
+        raise ValueError(f"{path} is over {MAX_SOURCE_BYTES >> 20} MB: not a bot's source")
+    try:
+        tree = ast.parse(source, filename=path)
+    except (SyntaxError, ValueError):
+        return True  # load_file reports it
+    for node in tree.body:
+        if isinstance(node, ast.ClassDef) and any(ast.unparse(base).endswith("Bot") for base in node.bases):
+            return True
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) and node.name == "choose":
+            return True
+        if isinstance(node, (ast.Import, ast.ImportFrom)) and any(
+                (alias.asname or alias.name) == "choose" for alias in node.names):
+            return True
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and any(
+                isinstance(target, ast.Name) and target.id == "choose"
+                for target in (node.targets if isinstance(node, ast.Assign) else [node.target])):
+            return True
+    return False
 
 
 def load_file(path: str) -> type[Bot]:
@@ -142,18 +193,39 @@ def program_options(exe: str, args: Sequence[str]) -> Optional[dict[str, bool]]:
 
 def write_launchers(directory: str) -> list[str]:
     """Makes `directory/NAME` a link to `directory/launch` for every built-in
-    player (the launcher reads the player's name from the link): the
-    executables the course judge is given. Returns the names written."""
+    player that can run here (the launcher reads the player's name from the
+    link): the executables the course judge is given. A player whose extra
+    is missing gets no launcher, and loses the one an earlier install wrote:
+    it would exit at its first line and leave the judge a dead seat.
+    Returns the names written."""
     written = []
     for name in BUILTIN:
         link = os.path.join(directory, name)
-        if os.path.islink(link) and os.readlink(link) == "launch":
+        ours = os.path.islink(link) and os.readlink(link) == "launch"
+        if missing_extra(name):
+            if ours:
+                os.remove(link)
+            continue
+        if ours:
             continue
         if os.path.lexists(link):
             os.remove(link)
         os.symlink("launch", link)
         written.append(name)
     return written
+
+
+def listing(registered: dict[str, str]) -> list[str]:
+    """`clinea play --list`: a line per player, naming the extra that a
+    player which cannot run here needs."""
+    from clinea.integrations import install_command
+
+    lines = []
+    for name in sorted(registered):
+        extra = missing_extra(name)
+        needs = f"   (needs: {install_command(extra)})" if extra else ""
+        lines.append(f"{name:20} {registered[name]}{needs}")
+    return lines
 
 
 def build_parser(registered: dict[str, str]) -> argparse.ArgumentParser:
@@ -183,8 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         return main_for(load(argv[0]), argv[1:], program=f"clinea play {argv[0]}")
     registered = players()
     if argv and argv[0] == "--list":
-        for name in sorted(registered):
-            print(f"{name:20} {registered[name]}")
+        print("\n".join(listing(registered)))
         return 0
     if argv and is_bot_file(argv[0]):
         try:

@@ -5,6 +5,7 @@ import os
 import re
 import subprocess
 import tempfile
+import time
 
 from reference_rules import ReferenceGame
 
@@ -101,3 +102,14 @@ def tagged_processes(tag: str) -> list[int]:
     wanted = f"HOSTILE_TAG={tag}".encode()
     return sorted({pid for read in ("environ", "cmdline") for pid, state, _, words in processes(read)
                    if state != "Z" and wanted in words.split(b"\0")})
+
+
+def sigkill_and_wait_for_the_tagged(judge: subprocess.Popen, tag: str, seconds: float = 10.0) -> list[int]:
+    """SIGKILLs a judge, then waits for the processes tagged `tag` (its
+    players and what they started) to die; returns those still living."""
+    judge.kill()
+    judge.wait()
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and tagged_processes(tag):
+        time.sleep(0.05)
+    return tagged_processes(tag)

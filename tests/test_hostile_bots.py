@@ -10,7 +10,7 @@ import uuid
 import pytest
 
 from clinea.judge.cli import EXIT_FORFEIT, main
-from judge_helpers import C_LINEA, bot, records, replay_transcript, tagged_processes, transcript
+from judge_helpers import sigkill_and_wait_for_the_tagged, C_LINEA, bot, records, replay_transcript, tagged_processes, transcript
 
 TIMED = ["--time-per-move", "0.3"]
 FORFEITS = [
@@ -87,14 +87,30 @@ def test_a_bot_without_a_shebang_is_named_as_such_in_the_summary(tmp_path, monke
     assert "has no #! line?" in out
 
 
+def settled_count(tag, at_least, seconds=30):
+    """The number of tagged processes once it has stayed the same for half a
+    second and reached `at_least`."""
+    deadline = time.monotonic() + seconds
+    count, since = -1, time.monotonic()
+    while time.monotonic() < deadline:
+        now = len(tagged_processes(tag))
+        if now != count:
+            count, since = now, time.monotonic()
+        elif count >= at_least and time.monotonic() - since > 0.5:
+            break
+        time.sleep(0.05)
+    return count
+
+
+@pytest.mark.parametrize("sandbox", ["off", "auto"])
 @pytest.mark.parametrize("concurrency", ["1", "2"])
-def test_sigkill_of_the_judge_takes_every_player_and_what_they_started_down(tmp_path, concurrency):
+def test_sigkill_of_the_judge_takes_every_player_and_what_they_started_down(tmp_path, concurrency, sandbox):
     tag = uuid.uuid4().hex
     log_dir = tmp_path / "log"
     judge = subprocess.Popen([C_LINEA, "--blue_player", *bot("misbehave.py", "children_in_group_and_hang"),
                               "--red_player", *bot("misbehave.py", "setsid_every_move"), "--first", "azul",
                               "--iterations", "4", "--time-per-move", "60", "--concurrency", concurrency,
-                              "--log-dir", str(log_dir), "--quiet"],
+                              "--log-dir", str(log_dir), "--quiet", "--sandbox", sandbox],
                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                              env=dict(os.environ, HOSTILE_TAG=tag))
     try:
@@ -102,18 +118,14 @@ def test_sigkill_of_the_judge_takes_every_player_and_what_they_started_down(tmp_
         # daemon (orphans in sessions of their own), blue's 5 sleepers in its
         # group as it hangs at its second move; and the judge and its watchdog
         # (a double fork's short-lived middle process can add one for a moment:
-        # wait for the count to settle rather than for it to reach the number)
+        # wait for the count to settle rather than for it to reach the number);
+        # in a sandbox, each seat's bwrap and the init of its namespace beside them
         expected = 9 * int(concurrency) + 2
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline and len(tagged_processes(tag)) != expected:
-            time.sleep(0.05)
-        assert len(tagged_processes(tag)) == expected
-        judge.kill()
-        judge.wait()
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and tagged_processes(tag):
-            time.sleep(0.05)
+        if sandbox == "off":
+            assert settled_count(tag, expected) == expected
+        else:
+            assert settled_count(tag, expected + 4 * int(concurrency)) == expected + 4 * int(concurrency)
+        assert sigkill_and_wait_for_the_tagged(judge, tag) == []
     finally:
         judge.kill()  # only if the test failed before it did so
         judge.wait()
-    assert tagged_processes(tag) == []

@@ -97,3 +97,41 @@ def test_a_directory_or_a_missing_directory_is_refused(tmp_path):
         ResultLog(str(tmp_path))
     with pytest.raises(ResultsError, match="no such directory"):
         ResultLog(str(tmp_path / "missing" / "r.jsonl"))
+
+
+def sealed_file(tmp_path, games=3):
+    path = tmp_path / "sealed.jsonl"
+    log = ResultLog(str(path))
+    log.write_header({"argv": ["--iterations", str(games)]})
+    for i in range(games):
+        log.append(game(str(i)))
+    log.close()
+    return path
+
+
+def test_records_the_judge_did_not_write_are_refused_and_named(tmp_path, capsys):
+    path = sealed_file(tmp_path)
+    lines = path.read_bytes().splitlines(keepends=True)
+    # a hand edit of a sealed record (the winner swapped), and a record appended by someone else
+    lines[2] = lines[2].replace(b'"winner":"a"', b'"winner":"b"')
+    lines.append((line(game("9")) + "\n").encode())
+    path.write_bytes(b"".join(lines))
+    seen = []
+    log = ResultLog(str(path), seen.append)
+    log.close()
+    assert [record.id for record in seen] == ["0", "2"] and log.done == {"0", "2"}
+    assert "2 record(s) the judge did not write" in capsys.readouterr().err and log.refused == [3, 5]
+
+
+def test_a_sealed_file_without_its_key_or_with_a_changed_header_is_refused(tmp_path):
+    path = sealed_file(tmp_path)
+    key = tmp_path / "sealed.jsonl.key"
+    assert oct(key.stat().st_mode & 0o777) == "0o600"
+    text = path.read_text()
+    path.write_text(text.replace('"--iterations","3"', '"--iterations","30"', 1))
+    with pytest.raises(ResultsError, match="run header was not written by the judge"):
+        ResultLog(str(path))
+    path.write_text(text)
+    key.unlink()
+    with pytest.raises(ResultsError, match="its key .* cannot be read"):
+        ResultLog(str(path))

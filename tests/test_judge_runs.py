@@ -165,8 +165,9 @@ def test_ctrl_c_after_a_game_ended_and_before_it_was_counted_counts_it(tmp_path)
 
 
 def limited(resource_kind, limit):
-    """A preexec_fn that caps one of the judge's resources."""
-    return lambda: resource.setrlimit(resource_kind, (limit, limit))
+    """A preexec_fn that caps one of the judge's resources: the soft limit,
+    which the seats' sandbox may set anew for the players it starts."""
+    return lambda: resource.setrlimit(resource_kind, (limit, resource.getrlimit(resource_kind)[1]))
 
 
 @pytest.mark.parametrize("device", ["/dev/full", "/dev/zero", "/dev/null"])

@@ -7,18 +7,12 @@ from pathlib import Path
 import pytest
 
 from clinea.players.registry import BUILTIN
+from fast_options import FAST_OPTIONS
 from protocol_referee import GameSpec, play_match
 
 REPO = Path(__file__).resolve().parents[1]
 PLAYERS_DIR = REPO / "players"
 
-# Options that keep each player quick in the suite.
-FAST_OPTIONS: dict[str, list[str]] = {
-    "strong": ["--time-per-move", "0.05"],
-    "evaluator": ["--depth", "2"],
-    "kaggle": [str(REPO / "tests" / "bots" / "kaggle_agent.py")],
-    "openspiel_mcts": ["--simulations", "50"],
-}
 # Exact searchers cannot finish an early position of most games in test time: they play
 # whole games on tiny boards, and every other board from a random opening
 # (our judge's extension) that leaves them this many moves.

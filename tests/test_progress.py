@@ -32,5 +32,6 @@ def test_the_judge_writes_plain_progress_lines_to_a_log_file(tmp_path):
                       "--iterations", "40", "--columns", "4", "--rows", "4", "--c", "3"], cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     assert "\r" not in done.stderr
-    assert done.stderr.splitlines()[-1].startswith("40/40 games (100%) in ")
-    assert len(done.stderr.splitlines()) == 10
+    lines = done.stderr.splitlines()
+    assert lines[0].startswith("sandbox: ") and lines[-1].startswith("40/40 games (100%) in ")
+    assert len(lines) == 1 + 10

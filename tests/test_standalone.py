@@ -15,6 +15,7 @@ import pytest
 
 import clinea
 from judge_helpers import C_LINEA, REPO, bot, records, run_judge
+from plugin_site import write_plugin_site
 
 BIN = Path(sys.executable).parent
 PLAYERS = Path(REPO) / "players"
@@ -143,31 +144,8 @@ def test_clinea_play_names_an_unknown_player():
     assert done.returncode == 2 and "'nosuchplayer'" in done.stderr and "strong" in done.stderr
 
 
-def plugin_site(tmp_path) -> Path:
-    """A site folder holding an installed third-party package that registers
-    the player `plugbot` through the clinea.players entry-point group."""
-    site = tmp_path / "site"
-    package = site / "plugbots"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text(textwrap.dedent("""
-        from clinea.players import Bot
-
-        class Leftmost(Bot):
-            '''Always the leftmost legal column.'''
-            name = "plugbot"
-
-            def choose(self, board):
-                return board.legal_columns()[0]
-        """))
-    info = site / "plugbots-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: plugbots\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text("[clinea.players]\nplugbot = plugbots:Leftmost\n")
-    return site
-
-
 def test_a_package_registers_a_player_through_entry_points(tmp_path):
-    env = {**os.environ, "PYTHONPATH": str(plugin_site(tmp_path))}
+    env = {**os.environ, "PYTHONPATH": str(write_plugin_site(tmp_path))}
     listed = subprocess.run([str(BIN / "clinea"), "play", "--list"], capture_output=True, text=True,
                             timeout=30, env=env)
     assert listed.returncode == 0 and re.search(r"^plugbot\s+plugbots:Leftmost$", listed.stdout, flags=re.M)

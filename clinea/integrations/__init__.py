@@ -13,10 +13,15 @@ class MissingExtra(ImportError):
     """An optional package an integration needs is not installed."""
 
 
+def install_command(extra: str) -> str:
+    """The one command that installs clinea's optional `extra`."""
+    return f"pip install 'clinea[{extra}]'"
+
+
 def require(module: str, extra: str) -> ModuleType:
     """Imports `module`, or raises MissingExtra with the one command that
     installs it: the error a user without the extra sees."""
     try:
         return importlib.import_module(module)
     except ImportError as error:
-        raise MissingExtra(f"{module} is not installed ({error}): pip install 'clinea[{extra}]'") from None
+        raise MissingExtra(f"{module} is not installed ({error}): {install_command(extra)}") from None

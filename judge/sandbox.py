@@ -1,0 +1,483 @@
+"""Seats a hostile bot cannot escape: each player program runs confined
+and bounded, so it can neither reach its opponent, the judge nor the
+results, nor take the machine down with it.
+
+Isolation is bubblewrap's (`bwrap`, what Flatpak uses), not namespace code
+of our own. A confined seat has its own user, PID, network, IPC and UTS
+namespaces (it sees no other process, and every process it starts dies
+with it), a fresh /proc, no capabilities, no new user namespaces, no
+controlling terminal, the filesystem read-only but for a private scratch
+/tmp and /dev/shm of bounded size, and the other seats' program folders,
+the results file and the logs hidden.
+
+Limits hold with or without isolation: address space, CPU seconds, file
+size and open files as rlimits of every process of the seat; processes
+(threads included) and the whole seat's memory in a cgroup of its own
+where the machine lets this judge make one, else as RLIMIT_NPROC inside the
+seat's own user namespace (the kernel counts processes per namespace
+there, so a fork bomb fills its own quota only; the root user is exempt
+from RLIMIT_NPROC, so a root judge needs the cgroup).
+"""
+from __future__ import annotations
+
+import functools
+import itertools
+import os
+import resource
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field, replace
+from typing import Callable, Iterable, Optional, Sequence
+
+import clinea
+
+MODES = ("auto", "strict", "off")
+# seats of this process, whichever sandbox made them: each cgroup's name
+_SEATS = itertools.count(1)
+BWRAP = "bwrap"
+_UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
+# The first program in the sandbox: it takes the seat's pipes from the
+# descriptors named in its arguments, sets the process limit that must be
+# set inside the user namespace, and becomes the player. bwrap keeps its own
+# stdin and stdout open while the sandbox runs, but closes every other
+# descriptor it inherited: so a player closing stdout is seen at once. As
+# subprocess does, a failed exec writes its errno to a pipe that a good exec
+# closes, so the judge knows at once whether the player started.
+SEAT_EXEC = (
+    "import os, resource, sys\n"
+    "given, taken, status, processes = map(int, sys.argv[1:5])\n"
+    "os.dup2(given, 0); os.dup2(taken, 1); os.close(given); os.close(taken)\n"
+    "os.set_inheritable(status, False)\n"
+    "if processes: resource.setrlimit(resource.RLIMIT_NPROC, (processes, processes))\n"
+    "try: os.execvp(sys.argv[5], sys.argv[5:])\n"
+    "except OSError as error: os.write(status, str(error.errno).encode()); os._exit(127)\n")
+
+
+class SandboxError(Exception):
+    """`--sandbox strict` on a machine where seats cannot be isolated, or limits that do not parse."""
+
+
+def size_in_bytes(text: str) -> int:
+    """`512M`, `2G`, `65536`: a size in bytes (binary units)."""
+    number, unit = text.strip().lower().rstrip("ib"), ""
+    if number and number[-1] in _UNITS:
+        number, unit = number[:-1], number[-1]
+    return int(float(number) * _UNITS[unit])
+
+
+@dataclass(frozen=True)
+class SeatLimits:
+    """What one seat may use. `cpu` None: as much as its games can take at
+    the run's clock (see `for_run`), unbounded for an endless match."""
+    memory: int = 4 << 30       # bytes of address space per process; the whole seat's, in a cgroup
+    processes: int = 128        # processes and threads of the seat
+    cpu: Optional[int] = None   # CPU seconds per process
+    file_size: int = 64 << 20   # bytes of any file it writes
+    open_files: int = 256       # descriptors per process
+    scratch: int = 64 << 20     # bytes of its private /tmp, and again of /dev/shm
+
+    RANGES = {"memory": (64 << 20, 1 << 40), "processes": (8, 1 << 16), "cpu": (1, 1 << 31),
+              "file_size": (1 << 20, 1 << 40), "open_files": (32, 1 << 20), "scratch": (1 << 20, 1 << 40)}
+
+    @classmethod
+    def parse(cls, text: str) -> "SeatLimits":
+        """`memory=2G,processes=64,cpu=600`: the defaults, with those changed."""
+        values: dict[str, int] = {}
+        for item in filter(None, (part.strip() for part in text.split(","))):
+            name, _, value = item.partition("=")
+            name = name.strip().replace("-", "_")
+            if name not in cls.RANGES:
+                raise SandboxError(f"seat limit {name!r}: choose among {', '.join(cls.RANGES)}")
+            try:
+                number = size_in_bytes(value) if name in ("memory", "file_size", "scratch") else int(value)
+            except (ValueError, KeyError):
+                raise SandboxError(f"seat limit {name}={value!r} is not a number") from None
+            low, high = cls.RANGES[name]
+            if not low <= number <= high:
+                raise SandboxError(f"seat limit {name}={value} is out of range: allowed {low}..{high}")
+            values[name] = number
+        return cls(**values)
+
+    def for_run(self, seconds_per_game: Optional[float], games: Optional[int]) -> "SeatLimits":
+        """These limits, with an unset CPU limit made what every game of the
+        run at its clock could use on two cores, with a minute to spare: a
+        backstop for a process that outlives its moves, never an honest
+        player's end."""
+        if self.cpu is not None or not seconds_per_game or not games:
+            return self
+        return replace(self, cpu=int(2 * seconds_per_game * games) + 60)
+
+    def rlimits(self) -> list[tuple[int, int]]:
+        """(resource, value) of the rlimits every process of the seat gets."""
+        limits = [(resource.RLIMIT_AS, self.memory), (resource.RLIMIT_FSIZE, self.file_size),
+                  (resource.RLIMIT_NOFILE, self.open_files)]
+        if self.cpu is not None:
+            limits.append((resource.RLIMIT_CPU, self.cpu))
+        return limits
+
+    def describe(self) -> str:
+        def size(value: int) -> str:
+            for unit, scale in (("G", 1 << 30), ("M", 1 << 20), ("K", 1 << 10)):
+                if value >= scale and value % scale == 0:
+                    return f"{value // scale}{unit}"
+            return str(value)
+        cpu = "unbounded" if self.cpu is None else f"{self.cpu}s"
+        return (f"memory {size(self.memory)}, processes {self.processes}, cpu {cpu}, "
+                f"file size {size(self.file_size)}, open files {self.open_files}, scratch {size(self.scratch)}")
+
+
+# ---------------------------------------------------------------- cgroups
+
+def _own_cgroups() -> dict[str, str]:
+    """controller -> this process's cgroup path ('' -> the unified one)."""
+    found = {}
+    try:
+        with open("/proc/self/cgroup", encoding="utf-8") as file:
+            for line in file.read(1 << 16).splitlines():
+                _, controllers, path = line.split(":", 2)
+                for controller in controllers.split(","):
+                    found[controller] = path
+    except (OSError, ValueError):
+        pass
+    return found
+
+
+def _mounts() -> list[tuple[str, str, str]]:
+    """(mount point, filesystem type, options) of every mount."""
+    try:
+        with open("/proc/self/mounts", encoding="utf-8") as file:
+            lines = file.read(1 << 20).splitlines()
+    except OSError:
+        return []
+    return [(parts[1], parts[2], parts[3]) for parts in (line.split() for line in lines) if len(parts) >= 4]
+
+
+def _controller_folder(controller: str) -> Optional[str]:
+    """The folder of this process's cgroup for `controller`, v1 or v2, if
+    this judge may make cgroups under it with the controller enabled."""
+    own = _own_cgroups()
+    for point, kind, options in _mounts():
+        if kind == "cgroup" and controller in options.split(",") and controller in own:
+            folder = os.path.join(point, own[controller].lstrip("/"))
+            if os.access(folder, os.W_OK):
+                return folder
+    for point, kind, _ in _mounts():
+        if kind == "cgroup2" and "" in own:
+            folder = os.path.join(point, own[""].lstrip("/"))
+            try:
+                with open(os.path.join(folder, "cgroup.subtree_control"), encoding="utf-8") as file:
+                    enabled = file.read(4096).split()
+            except OSError:
+                continue
+            if controller in enabled and os.access(folder, os.W_OK):
+                return folder
+    return None
+
+
+@dataclass
+class SeatCgroup:
+    """A seat's cgroups (one per hierarchy that holds pids or memory),
+    made before the seat starts and entered by its first process before
+    exec, so nothing it starts is ever outside."""
+    folders: list[str]
+
+    def enter(self) -> None:
+        """In the seat's process, between fork and exec."""
+        pid = str(os.getpid()).encode()
+        for folder in self.folders:
+            fd = os.open(os.path.join(folder, "cgroup.procs"), os.O_WRONLY)
+            try:
+                os.write(fd, pid)
+            finally:
+                os.close(fd)
+
+    def remove(self) -> None:
+        """Once the seat's processes are gone (a cgroup with processes stays)."""
+        for folder in self.folders:
+            try:
+                os.rmdir(folder)
+            except OSError:
+                pass
+
+
+class Cgroups:
+    """Where this run makes its seats' cgroups: a folder per hierarchy,
+    `clinea-<pid>`, under the judge's own cgroup; None where not delegated."""
+
+    def __init__(self, name: str):
+        self.made: list[SeatCgroup] = []
+        self.bases: dict[str, str] = {}
+        for controller in ("pids", "memory"):
+            folder = _controller_folder(controller)
+            if folder is None:
+                continue
+            base = os.path.join(folder, name)
+            try:
+                os.makedirs(base, exist_ok=True)
+            except OSError:
+                continue
+            self.bases[controller] = base
+
+    def seat(self, label: str, limits: SeatLimits) -> Optional[SeatCgroup]:
+        """A cgroup per hierarchy for one seat, its limits written; None if
+        pids cannot be bounded this way."""
+        if "pids" not in self.bases:
+            return None
+        folders = []
+        settings = {"pids": [("pids.max", limits.processes)],
+                    "memory": [("memory.max", limits.memory), ("memory.limit_in_bytes", limits.memory)]}
+        for controller, base in self.bases.items():
+            folder = os.path.join(base, label)
+            try:
+                os.makedirs(folder, exist_ok=True)
+                written = False
+                for name, value in settings[controller]:
+                    path = os.path.join(folder, name)
+                    if os.path.exists(path):
+                        with open(path, "w", encoding="ascii") as file:
+                            file.write(str(value))
+                        written = True
+                if written:
+                    folders.append(folder)
+            except OSError:
+                if controller == "pids":
+                    SeatCgroup(folders).remove()
+                    return None
+        self.made.append(SeatCgroup(folders))
+        return self.made[-1]
+
+    def remove(self) -> None:
+        """Removes the seats' cgroups made here that are empty, then the run's
+        folders if nothing else is in them (a cgroup with processes stays)."""
+        for seat in self.made:
+            seat.remove()
+        for base in self.bases.values():
+            try:
+                os.rmdir(base)
+            except OSError:
+                pass
+
+    @property
+    def kinds(self) -> list[str]:
+        return sorted(self.bases)
+
+
+# ---------------------------------------------------------------- bubblewrap
+
+def _bwrap_base(scratch: int) -> list[str]:
+    return [BWRAP, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
+            "--unshare-cgroup-try", "--disable-userns", "--cap-drop", "ALL", "--die-with-parent", "--new-session",
+            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--size", str(scratch), "--tmpfs", "/tmp", "--size", str(scratch), "--tmpfs", "/dev/shm",
+            "--setenv", "TMPDIR", "/tmp"]
+
+
+@functools.lru_cache(maxsize=None)
+def bubblewrap_problem() -> Optional[str]:
+    """None if bubblewrap confines seats on this machine, else why not."""
+    if not sys.platform.startswith("linux"):
+        return f"no bubblewrap on {sys.platform}"
+    path = shutil.which(BWRAP)
+    if path is None:
+        return "bwrap is not installed (the Debian package bubblewrap)"
+    try:
+        done = subprocess.run([*_bwrap_base(1 << 20), "--", "/bin/sh", "-c", "exit 0"], stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, timeout=10)
+    except (OSError, subprocess.TimeoutExpired) as error:
+        return f"bwrap does not run: {error}"
+    if done.returncode != 0:
+        why = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        return f"bwrap cannot make namespaces here: {why[-1] if why else done.returncode}"
+    return None
+
+
+@functools.lru_cache(maxsize=None)
+def _shared_folders() -> tuple[str, ...]:
+    """Folders every seat needs whoever names them: the system's, Python's
+    (any interpreter a #! line may pick) and clinea's own code (a user's
+    bot imports it; an editable install serves it from the checkout)."""
+    import clinea.core
+    import clinea.players
+
+    folders = {"/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/etc", "/proc", "/dev", "/sys", "/opt"}
+    folders |= {os.path.realpath(prefix) for prefix in (sys.prefix, sys.base_prefix, sys.exec_prefix)}
+    folders.add(os.path.dirname(os.path.realpath(sys.executable)))
+    folders |= {os.path.dirname(os.path.realpath(module.__file__)) for module in (clinea, clinea.core, clinea.players)
+                if module.__file__}
+    return tuple(sorted(folders))
+
+
+def _is_system(path: str) -> bool:
+    return path == "/" or any(_inside(path, folder) for folder in _shared_folders())
+
+
+def _interpreter_folders(program: str) -> list[str]:
+    """What the #! line of `program` needs: its interpreter's folder and,
+    for a virtual environment's Python, the environment."""
+    try:
+        with open(program, "rb") as file:
+            first = file.read(256).split(b"\n", 1)[0]
+    except OSError:
+        return []
+    words = first[2:].split() if first.startswith(b"#!") else []
+    if not words or not words[0].startswith(b"/"):
+        return []
+    interpreter = os.fsdecode(words[0])
+    folders = [os.path.dirname(interpreter), os.path.dirname(os.path.realpath(interpreter))]
+    environment = os.path.dirname(os.path.dirname(interpreter))
+    if os.path.isfile(os.path.join(environment, "pyvenv.cfg")):
+        folders.append(environment)
+    return folders
+
+
+def _needed_folders(command: Sequence[str], cwd: str) -> set[str]:
+    """Everything a seat must see whatever its scratch /tmp covers: the
+    shared folders, the judge's import path (a registered player runs with
+    it), and what the #! line of its program names."""
+    folders = set(_shared_folders())
+    folders |= {os.path.realpath(entry) for entry in sys.path if entry and os.path.isdir(entry)}
+    folders |= {os.path.realpath(entry) for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep)
+                if entry and os.path.isdir(entry)}
+    if command:
+        folders |= {os.path.realpath(f) for f in _interpreter_folders(os.path.join(cwd, command[0]))}
+    return {folder for folder in folders if os.path.isdir(folder)}
+
+
+def program_folders(command: Sequence[str], cwd: Optional[str] = None) -> list[str]:
+    """The folders of the files a seat's command names (its program, a
+    script, a weights file), where its own data lives: what another seat
+    must not read. The interpreter and system folders are not among them."""
+    folders = []
+    for i, word in enumerate(command):
+        if word.startswith("-") or (i == 0 and os.sep not in word):
+            continue
+        path = os.path.join(cwd or os.getcwd(), word)
+        if os.path.isfile(path):
+            folder = os.path.dirname(os.path.realpath(path))
+            if not _is_system(folder) and folder not in folders:
+                folders.append(folder)
+    return folders
+
+
+def _inside(path: str, folder: str) -> bool:
+    return path == folder or path.startswith(folder.rstrip("/") + "/")
+
+
+@dataclass
+class Launch:
+    """How to start one seat: its argv, given the descriptors of its stdin
+    and stdout (an isolated seat takes them as arguments; see SEAT_EXEC),
+    what its process does between fork and exec, and what to undo once it
+    is gone."""
+    command: list[str]
+    before_exec: Callable[[], None]
+    cgroup: Optional[SeatCgroup] = None
+    # bwrap's arguments before the command, and the process limit set inside
+    sandbox: Optional[list[str]] = None
+    processes: int = 0
+
+    @property
+    def isolated(self) -> bool:
+        return self.sandbox is not None
+
+    def argv(self, stdin: int, stdout: int, status: int) -> list[str]:
+        if self.sandbox is None:
+            return self.command
+        return [*self.sandbox, sys.executable, "-S", "-c", SEAT_EXEC, str(stdin), str(stdout), str(status),
+                str(self.processes), *self.command]
+
+    def release(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.remove()
+
+
+@dataclass
+class Sandbox:
+    """The confinement of every seat of a run. `mode`: auto (isolate where
+    bubblewrap works), strict (refuse to play otherwise: SandboxError), off
+    (limits only). `hidden`: files and folders no seat may see (the results
+    file, the logs)."""
+    mode: str = "auto"
+    limits: SeatLimits = field(default_factory=SeatLimits)
+    hidden: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        if self.mode not in MODES:
+            raise SandboxError(f"--sandbox {self.mode!r}: choose among {', '.join(MODES)}")
+        problem = None if self.mode == "off" else bubblewrap_problem()
+        if self.mode == "strict" and problem:
+            raise SandboxError(f"--sandbox strict: {problem}; install bubblewrap, or play with --sandbox auto or off")
+        self.isolated = self.mode != "off" and problem is None
+        self.problem = problem
+        self.hidden = tuple(os.path.realpath(path) for path in self.hidden)
+        self._cgroups: Optional[Cgroups] = None
+        self.root = os.geteuid() == 0
+
+    @property
+    def cgroups(self) -> Cgroups:
+        if self._cgroups is None:
+            self._cgroups = Cgroups(f"clinea-{os.getpid()}")
+        return self._cgroups
+
+    def describe(self) -> str:
+        """One line: which isolation is in force, and the limits."""
+        processes = "cgroup" if "pids" in self.cgroups.kinds else (
+            "per-namespace rlimit" if self.isolated and not self.root else "unbounded")
+        limits = f"limits: {self.limits.describe()} (processes: {processes})"
+        if self.isolated:
+            return f"sandbox: bubblewrap (own PID, user, network and IPC namespaces; read-only files); {limits}"
+        why = "off" if self.mode == "off" else f"unavailable, {self.problem}"
+        return (f"sandbox: {why}: seats are NOT isolated (they can see and signal other processes, "
+                f"read and write your files, use the network); {limits}")
+
+    def launch(self, command: Sequence[str], cwd: Optional[str], others: Iterable[str] = ()) -> Launch:
+        """How to start `command` in `cwd` confined, with the folders
+        `others` (other seats' program folders) out of its sight."""
+        cgroup = self.cgroups.seat(f"seat-{next(_SEATS)}", self.limits)
+        rlimits = self.limits.rlimits()
+
+        def before_exec() -> None:
+            for kind, value in rlimits:
+                resource.setrlimit(kind, (value, value))
+            if cgroup is not None:
+                cgroup.enter()
+
+        if not self.isolated:
+            return Launch(list(command), before_exec, cgroup)
+        command, bwrap = self._bubblewrap(list(command), cwd, others)
+        # inside the user namespace bwrap made, processes are counted there alone
+        processes = self.limits.processes if cgroup is None and not self.root else 0
+        return Launch(command, before_exec, cgroup, bwrap, processes)
+
+    def _bubblewrap(self, command: list[str], cwd: Optional[str],
+                    others: Iterable[str]) -> tuple[list[str], list[str]]:
+        """(the command as it runs inside, bwrap's arguments before it)."""
+        here = os.path.realpath(cwd or os.getcwd())
+        own = program_folders(command, here)
+        covered = [folder for folder in sorted({os.path.realpath(f) for f in others}
+                                               | {h for h in self.hidden if os.path.isdir(h)})
+                   # never the folder a seat's own program lives in, nor one holding it
+                   if os.path.isdir(folder) and not _is_system(folder)
+                   and not any(_inside(mine, folder) for mine in own)]
+        if any(_inside(here, folder) for folder in covered):
+            # its working folder is another's: it runs in its scratch, its files named in full
+            command = [os.path.join(here, word) if not word.startswith("-") and os.path.exists(os.path.join(here, word))
+                       else word for word in command]
+            here = "/tmp"
+        # mounts from the outermost in: its own folders and its working folder
+        # show again through the scratch /tmp, others' hide inside its own
+        scratch = ("/tmp", "/dev/shm")
+        needed = {folder for folder in _needed_folders(command, here)
+                  if any(_inside(folder, s) for s in scratch) and not any(_inside(folder, c) for c in covered)}
+        mounts = [(folder, ["--tmpfs", folder]) for folder in covered]
+        mounts += [(folder, ["--ro-bind", folder, folder]) for folder in {*own, here, *needed} - set(scratch)]
+        mounts += [(path, ["--ro-bind", "/dev/null", path]) for path in self.hidden if os.path.isfile(path)]
+        args = _bwrap_base(self.limits.scratch)
+        for _, mount in sorted(mounts, key=lambda item: item[0].count("/")):
+            args += mount
+        return command, [*args, "--chdir", here, "--"]
+
+    def close(self) -> None:
+        if self._cgroups is not None:
+            self._cgroups.remove()

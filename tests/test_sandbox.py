@@ -1,0 +1,123 @@
+"""The seat sandbox (clinea.judge.sandbox) apart from any attack: its
+limits' syntax, its three modes with and without bubblewrap, what a seat
+sees of the machine, and that a run leaves no cgroup behind."""
+import os
+import subprocess
+import sys
+
+import pytest
+from hypothesis import given, strategies as st
+
+from clinea.judge import sandbox as sandbox_module
+from clinea.judge.sandbox import Sandbox, SandboxError, SeatLimits, size_in_bytes
+from judge_helpers import C_LINEA, bot
+
+
+@given(st.sampled_from(sorted(SeatLimits.RANGES)), st.data())
+def test_a_limit_in_range_parses_to_its_value_and_one_outside_is_refused_naming_the_range(name, data):
+    low, high = SeatLimits.RANGES[name]
+    value = data.draw(st.integers(low, high))
+    assert getattr(SeatLimits.parse(f"{name.replace('_', '-')}={value}"), name) == value
+    outside = data.draw(st.one_of(st.integers(0, low - 1), st.integers(high + 1, high * 2)))
+    with pytest.raises(SandboxError, match=f"out of range: allowed {low}..{high}"):
+        SeatLimits.parse(f"{name}={outside}")
+
+
+@pytest.mark.parametrize("text,value", [("512M", 512 << 20), ("2G", 2 << 30), ("2GiB", 2 << 30), ("64k", 64 << 10),
+                                        ("1048576", 1 << 20), ("1.5G", 3 << 29)])
+def test_sizes_take_binary_units(text, value):
+    assert size_in_bytes(text) == value
+
+
+@pytest.mark.parametrize("text,message", [("memory=lots", "not a number"), ("disk=1G", "choose among"),
+                                          ("processes=2", "out of range")])
+def test_bad_limits_name_what_is_wrong(text, message):
+    with pytest.raises(SandboxError, match=message):
+        SeatLimits.parse(text)
+
+
+def test_the_cpu_backstop_covers_every_game_of_the_run_at_its_clock():
+    limits = SeatLimits()
+    assert limits.for_run(10.0, 100).cpu == 2 * 10 * 100 + 60
+    assert limits.for_run(None, 100).cpu is None and limits.for_run(10.0, None).cpu is None
+    assert SeatLimits(cpu=5).for_run(10.0, 100).cpu == 5  # given, it stays
+
+
+@pytest.fixture
+def no_bubblewrap(monkeypatch):
+    monkeypatch.setattr(sandbox_module.shutil, "which", lambda name: None)
+    sandbox_module.bubblewrap_problem.cache_clear()
+    yield
+    sandbox_module.bubblewrap_problem.cache_clear()
+
+
+def test_strict_refuses_to_play_without_bubblewrap_and_auto_says_what_is_not_isolated(no_bubblewrap):
+    with pytest.raises(SandboxError, match="strict: bwrap is not installed"):
+        Sandbox("strict")
+    auto = Sandbox("auto")
+    assert not auto.isolated
+    assert "sandbox: unavailable, bwrap is not installed" in auto.describe()
+    assert "NOT isolated" in auto.describe() and "NOT isolated" in Sandbox("off").describe()
+
+
+def test_the_judge_refuses_strict_without_bubblewrap(tmp_path):
+    # a PATH with python3 (the bots' #! line) but no bwrap
+    (tmp_path / "python3").symlink_to(sys.executable)
+    done = subprocess.run([sys.executable, "-m", "clinea.judge", "--blue_player", *bot("random_bot.py"),
+                           "--red_player", *bot("random_bot.py"), "--iterations", "1", "--sandbox", "strict"],
+                          capture_output=True, text=True, timeout=60,
+                          cwd=tmp_path, env=dict(os.environ, PATH=str(tmp_path)))
+    assert done.returncode == 2 and "bwrap is not installed" in done.stderr, done.stderr
+
+
+def test_a_run_says_its_isolation_at_the_start_and_in_the_summary(tmp_path):
+    done = subprocess.run([C_LINEA, "--blue_player", *bot("random_bot.py"), "--red_player", *bot("random_bot.py"),
+                           "--iterations", "2"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    line = "sandbox: bubblewrap (own PID, user, network and IPC namespaces; read-only files)"
+    assert line in done.stderr.splitlines()[0] and line in done.stdout
+
+
+def test_a_seat_sees_its_own_processes_only_and_its_own_program_folder(tmp_path):
+    sandbox = Sandbox("strict")
+    folder = tmp_path / "mine"
+    folder.mkdir()
+    (folder / "weights.json").write_text("mine\n")
+    probe = folder / "probe.sh"
+    probe.write_text("#!/bin/sh\nls /proc | grep -c '^[0-9]'; cat \"$(dirname \"$0\")/weights.json\"; "
+                     "touch \"$(dirname \"$0\")/x\" 2>/dev/null || echo read-only; touch /tmp/x && echo scratch\n")
+    probe.chmod(0o755)
+    launch = sandbox.launch([str(probe)], str(tmp_path))
+    given_r, given_w = os.pipe()
+    taken_r, taken_w = os.pipe()
+    status_r, status_w = os.pipe()
+    process = subprocess.Popen(launch.argv(given_r, taken_w, status_w), pass_fds=(given_r, taken_w, status_w),
+                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, preexec_fn=launch.before_exec)
+    for fd in (given_r, taken_w, status_w, given_w, status_r):
+        os.close(fd)
+    with os.fdopen(taken_r) as out:
+        lines = out.read().split()
+    process.wait(10)
+    launch.release()
+    # bwrap's init, the shell and its ls (and grep, racing): never the machine's hundred
+    assert int(lines[0]) <= 4 and lines[1:] == ["mine", "read-only", "scratch"]
+
+
+def test_a_run_leaves_no_cgroup_behind(tmp_path):
+    roots = [root for root in ("/sys/fs/cgroup/pids", "/sys/fs/cgroup") if os.path.isdir(root)]
+
+    def ours():
+        return {path for root in roots for path, _, _ in os.walk(root) if os.path.basename(path).startswith("clinea-")}
+
+    before = ours()
+    done = subprocess.run([C_LINEA, "--blue_player", *bot("misbehave.py", "setsid_every_move"), "--red_player",
+                           *bot("random_bot.py"), "--iterations", "2", "--concurrency", "2"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    assert ours() == before
+
+
+def test_the_judge_is_not_dumpable():
+    code = ("import ctypes; from clinea.judge.reaper import become_undumpable; become_undumpable(); "
+            "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))")  # PR_GET_DUMPABLE
+    assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "0"

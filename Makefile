@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -32,16 +32,30 @@ WRITE_LAUNCHERS := $(PY) -c "from clinea.players.registry import write_launchers
 install: $(VENV)/.installed bubblewrap
 	@$(WRITE_LAUNCHERS)
 
-# The judge confines every seat with bubblewrap (clinea.judge.sandbox), a
-# system tool, not a Python package: root (as CI is) gets it from apt, anyone
-# else is told how; without it the judge still plays, with limits only.
-bubblewrap:
-	@command -v bwrap >/dev/null || { \
+# System tools the product and its tests use, from Debian's packages (not
+# Python ones): $(call system_packages,COMMANDS,PACKAGES,WHAT IS LOST) installs
+# PACKAGES where a COMMAND is missing, as root (as CI is) with apt; anyone
+# else is told how.
+define system_packages
+	@missing=; for tool in $(1); do command -v $$tool >/dev/null || missing=yes; done; \
+	[ -z "$$missing" ] || { \
 	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) >/dev/null; \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(2)) >/dev/null; \
 	  else \
-	    echo "bwrap not found: the judge's seats will not be isolated; install bubblewrap (sudo apt-get install bubblewrap)"; \
+	    echo "$(1) not found: $(3); install them (sudo apt-get install $(2))"; \
 	  fi; }
+endef
+
+# The judge confines every seat with bubblewrap (clinea.judge.sandbox);
+# without it the judge still plays, with limits only.
+bubblewrap:
+	$(call system_packages,bwrap,bubblewrap,the judge's seats will not be isolated)
+
+# The replay page's tests (tests/test_view_browser.py) drive Debian's
+# chromium through its chromedriver: Selenium's own browser downloads do not
+# work offline.
+chromium:
+	$(call system_packages,chromium chromedriver,chromium chromium-driver,the replay page's browser tests need them)
 
 # The main job: our strongest player against random, 100 judged games on 7x6,
 # colours and first move alternating, with the tally and Elo at the end.
@@ -59,7 +73,7 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	@$(WRITE_LAUNCHERS)
 	touch $@
 
-test: install $(VENV)/.extras
+test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q
 
 bench: install
@@ -71,6 +85,7 @@ bench: install
 	$(PY) benchmarks/driver.py
 	$(PY) benchmarks/distributed.py
 	$(PY) benchmarks/solver.py
+	$(PY) benchmarks/view.py
 
 # The solver alone; AGAINST="CMD" also times another solver on the same
 # positions (see benchmarks/solver.py for the answer format it must print).

@@ -11,7 +11,7 @@ position the solver cannot finish within the time limit has no value
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Callable, Optional, Sequence
+from typing import Callable, MutableMapping, Optional, Sequence
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
@@ -42,6 +42,13 @@ class MoveMark:
     before: Optional[int]     # the position's value for the mover, before the move
     after: Optional[int]      # the same player's value once the move is made
     lost: Optional[str] = None  # "win" or "draw" if the move threw that away
+
+    @property
+    def lost_faster(self) -> bool:
+        """Whether a mover already lost made its loss come sooner: the
+        opponent now wins with an earlier stone (exact values only; with
+        weak ones every loss is -1)."""
+        return self.before is not None and self.after is not None and self.before < 0 and self.after < self.before
 
     @property
     def kept(self) -> Optional[bool]:
@@ -75,21 +82,50 @@ class GameAnalysis:
         data = asdict(self)
         for mark, record in zip(self.marks, data["marks"]):
             record["kept"] = mark.kept
+            record["lost_faster"] = mark.lost_faster
         return data
+
+
+#: what `analyse` keeps of positions it solved, for the games after:
+#: (rules, position key, weak) -> value, None where the time ran out
+SolvedPositions = MutableMapping[tuple, Optional[int]]
+
+#: the share of the time limit a position gets once `hurry_after` positions
+#: after it ran out of time
+HURRIED_SHARE = 1 / 16
 
 
 def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
             time_limit: float = 1.0, weak: bool = False,
-            progress: Optional[Callable[[], None]] = None) -> GameAnalysis:
+            progress: Optional[Callable[[], None]] = None, *,
+            cache: Optional[SolvedPositions] = None, hurry_after: int = 0) -> GameAnalysis:
     """Marks every move of the game `moves` (0-based) played from the empty
     board of `board_size` (columns, rows, c, p). Positions are solved from
     the last to the first, so the later ones fill the solver's table for
     the earlier; each gets `time_limit` seconds (0: no limit). `progress` is
-    called once per position solved."""
+    called once per position solved.
+
+    `cache` answers positions an earlier game reached (the openings of a
+    run's games are few) and keeps this game's. With `hurry_after` n > 0,
+    once n positions in a row ran out of time all the earlier ones, which
+    have more of the game left to search, get only HURRIED_SHARE of the limit:
+    enough for an opening book or a forced line, while many games of a big
+    board would otherwise spend the whole limit on every move."""
     board = Board(*board_size).play_moves(moves)
     values: list[Optional[int]] = [None] * (len(moves) + 1)  # for the side to move at each position
+    unsolved_in_a_row = 0
+    hurried = False
     for ply in range(len(moves), -1, -1):
-        values[ply] = solver.solve(board, weak=weak, time_limit=time_limit)
+        hurried = hurried or bool(hurry_after) and unsolved_in_a_row >= hurry_after
+        key = (board.rules, board.key(), weak)
+        if cache is not None and key in cache:
+            values[ply] = cache[key]
+        else:
+            values[ply] = solver.solve(board, weak=weak,
+                                       time_limit=time_limit * HURRIED_SHARE if hurried else time_limit)
+            if cache is not None:
+                cache[key] = values[ply]
+        unsolved_in_a_row = unsolved_in_a_row + 1 if values[ply] is None else 0
         if ply:
             board.undo()
         if progress is not None:
@@ -111,6 +147,24 @@ def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
         game.marks.append(mark)
     game.decided_at = _decided_at(game.first_player_values)
     return game
+
+
+def finishing_ply(value: int, stones: int, max_moves: int) -> Optional[int]:
+    """The ply whose stone wins the game under best play from a position of
+    `stones` stones whose exact score for the side to move is `value` (the
+    solver's, not weak): the game's n-th stone is ply n, so an odd ply is
+    the first player's. None for a draw; `stones` itself for a finished
+    game. `max_moves` is min(2p, columns * rows).
+
+    A win by the stone played after n stones scores (max_moves + 1 - n) // 2,
+    and that stone is the winner's: n has the parity of `stones` when the
+    side to move wins, the other one when it loses."""
+    if value == 0:
+        return None
+    placed_before = max_moves + 1 - 2 * abs(value)
+    if (placed_before - stones - (value < 0)) % 2:
+        placed_before -= 1
+    return placed_before + 1
 
 
 def _decided_at(first_player_values: list[Optional[int]]) -> Optional[int]:

@@ -92,11 +92,12 @@ def game_text(record: dict, game: GameAnalysis, names: list[str]) -> str:
     if record.get("reason"):
         ending += f" ({record['reason']})"
     lines = [f"game {record['id']}: {columns}x{rows} c={c} p={p}, players {names[0]} (first) and {names[1]} (second), "
-             f"moves {notation or '-'} {ending}".rstrip(),
-             "   ply  player          col  before  after"]
+             f"moves {notation or '-'} in the solver's 1-based notation {ending}".rstrip(),
+             "   ply  player          col  before  after   (columns from 0, as the judge numbers them)"]
     for mark in game.marks:
-        note = {None: "", "win": "  threw away a win", "draw": "  threw away a draw"}[mark.lost]
-        lines.append(f"  {mark.ply:4d}  {names[mark.player]:14.14s}  {mark.column + 1:3d}  {shown(mark.before):>6s}"
+        note = {None: "  lost faster" if mark.lost_faster else "", "win": "  threw away a win",
+                "draw": "  threw away a draw"}[mark.lost]
+        lines.append(f"  {mark.ply:4d}  {names[mark.player]:14.14s}  {mark.column:3d}  {shown(mark.before):>6s}"
                      f"  {shown(mark.after):>5s}{note}")
     decided = "unknown" if game.decided_at is None else (
         "from the start" if game.decided_at == 0 else f"by ply {game.decided_at}")

@@ -61,7 +61,7 @@ def read_text(path: str | os.PathLike, limit: int, encoding: str = "utf-8") -> s
     try:
         return data.decode(encoding)
     except UnicodeDecodeError as error:
-        raise ValueError(f"{os.fspath(path)}: not {encoding} text (byte {error.start})") from None
+        raise ValueError(f"{os.fspath(path)}: not {encoding.upper()} text (byte {error.start})") from None
 
 
 def bounded_lines(source: BinaryIO, name: str, line_limit: int,

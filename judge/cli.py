@@ -27,11 +27,12 @@ from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve,
 from clinea.judge.player_process import end_all_games, kill_all
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
-from clinea.judge.referee import CRASH, Clock
+from clinea.judge.openings import ORDERS, OpeningsError, read_openings
+from clinea.judge.referee import CRASH, Clock, TimeControl
 from clinea.judge.report import Standings, summary
 from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
 from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
-from clinea.judge.stats import Sprt, SprtDecision, sprt_decision
+from clinea.judge.stats import MODELS, Sprt, SprtDecision, sprt_decision
 from clinea.judge.table import MatchStopped, Table, open_window
 from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
@@ -62,6 +63,9 @@ EPILOG = """examples:
   clinea judge --player a=players/random --player b="python3 bot.py --seed 2" \\
                --player c=players/random --iterations 20 --concurrency 2 --results run.jsonl
   clinea judge --resume run.jsonl          (continues a killed run, repeating no game)
+  clinea judge --player new=players/strong --player old=players/greedy --openings-file book.txt \\
+               --sprt 0 2 0.05 0.05 model=pentanomial --tc new=10+0.1 --tc old=10+0.1
+                                           (game pairs from a file until the pentanomial SPRT decides)
   clinea judge --player a=players/greedy --player b=players/strong --iterations 100 --ray
                                            (on a local Ray; --ray HOST:PORT joins a cluster)
 A missing --blue_player or --red_player is a human: in the window with --ui, else typing
@@ -121,6 +125,14 @@ def build_parser() -> argparse.ArgumentParser:
     more.add_argument("--openings", type=int, default=0, metavar="K",
                       help="start from K random plies, each opening played twice with the sides swapped "
                            "(programs get them as 'vos|el PLY...', a clinea extension of the protocol; default 0)")
+    more.add_argument("--openings-file", metavar="FILE",
+                      help="openings from FILE, one a line in 1-based columns (4453; 10 4 11 on wide boards), "
+                           "each played twice with the sides swapped (default: none)")
+    more.add_argument("--openings-order", choices=ORDERS, default="sequential",
+                      help="the file's openings in its order, or shuffled by --seed (default sequential)")
+    more.add_argument("--tc", action="append", default=[], metavar="NAME=SECONDS[+INC]",
+                      help="a game clock for one player (repeat per player), e.g. --tc a=10+0.1; "
+                           "--time-per-move still caps every answer (default: --game-time for all)")
     more.add_argument("--seed", type=int, help="seed of openings and first players (default: random, logged)")
     more.add_argument("--concurrency", type=int, metavar="N",
                       help="games played at once (default 1; with --ray, the cluster's CPUs)")
@@ -132,11 +144,16 @@ def build_parser() -> argparse.ArgumentParser:
                            "(default: no Ray, local processes)")
     more.add_argument("--results", metavar="FILE", help="append every finished game to FILE (JSON lines) (default: none)")
     more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE (default: none)")
+    more.add_argument("--view", action="store_true",
+                      help="at the end, write the run's games as an HTML replay page beside the results file "
+                           "(FILE.html, as `clinea view FILE` does) (default: off)")
     more.add_argument("--log-dir", metavar="DIR",
                       help="keep a transcript per player in DIR, in clinea's format with stderr and timings "
                            f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")
-    more.add_argument("--sprt", nargs=4, type=float, metavar=("ELO0", "ELO1", "ALPHA", "BETA"),
-                      help="two players: stop as soon as the SPRT decides, e.g. 0 10 0.05 0.05 (default: none)")
+    more.add_argument("--sprt", nargs="+", metavar="ELO0 ELO1 ALPHA BETA [model=pentanomial|trinomial]",
+                      help="two players: stop as soon as the SPRT decides, e.g. 0 10 0.05 0.05; pentanomial (the default "
+                           "with paired openings) counts game pairs, ELO0/ELO1 in normalised Elo as fastchess; "
+                           "trinomial (the default otherwise) counts games, in logistic Elo (default: none)")
     more.add_argument("--sandbox", choices=MODES, default="auto",
                       help="confine every seat with bubblewrap: auto (when it works here), strict (refuse to "
                            "play without it), off (limits only, for speed tests) (default: auto)")
@@ -317,10 +334,49 @@ def check_ranges(parser, args) -> None:
             parser.error(f"{option} {value:g} is out of range: allowed 0 or more")
     if args.openings >= min(args.columns * args.rows, 2 * args.p):
         parser.error(f"--openings {args.openings} is out of range: allowed 0..{min(args.columns * args.rows, 2 * args.p) - 1}")
-    if args.sprt:
-        elo0, elo1, alpha, beta = args.sprt
-        if not (0 < alpha < 1 and 0 < beta < 1) or elo0 == elo1:
-            parser.error(f"--sprt {' '.join(f'{x:g}' for x in args.sprt)}: need ELO0 != ELO1 and 0 < ALPHA, BETA < 1")
+    if args.openings and args.openings_file:
+        parser.error("use either --openings K or --openings-file FILE, not both")
+    if args.openings_file:
+        try:
+            args.book = read_openings(args.openings_file, Rules(args.columns, args.rows, args.c, args.p))
+        except OpeningsError as error:
+            parser.error(f"--openings-file {error}")
+    args.sprt, args.sprt_model = parse_sprt(parser, args.sprt)
+
+
+def parse_sprt(parser, words: Optional[list[str]]) -> tuple[Optional[list[float]], Optional[str]]:
+    """--sprt ELO0 ELO1 ALPHA BETA [model=NAME]: the four numbers and the model asked for."""
+    if not words:
+        return None, None
+    model = None
+    if len(words) == 5 and words[4].startswith("model="):
+        model = words[4].split("=", 1)[1]
+        if model not in MODELS:
+            parser.error(f"--sprt {words[4]!r}: allowed model={' or model='.join(MODELS)}")
+        words = words[:4]
+    try:
+        numbers = [float(word) for word in words]
+    except ValueError:
+        numbers = []
+    if len(numbers) != 4:
+        parser.error(f"--sprt {' '.join(words)!r}: expected ELO0 ELO1 ALPHA BETA [model=pentanomial|trinomial]")
+    elo0, elo1, alpha, beta = numbers
+    if not (0 < alpha < 1 and 0 < beta < 1) or elo0 == elo1:
+        parser.error(f"--sprt {' '.join(f'{x:g}' for x in numbers)}: need ELO0 != ELO1 and 0 < ALPHA, BETA < 1")
+    return numbers, model
+
+
+def time_controls(parser, args, players: list[Player]) -> None:
+    """Gives each player named by a --tc its own game clock."""
+    by_name = {player.name: player for player in players}
+    for text in args.tc:
+        name, equals, control = text.partition("=")
+        if not equals or name not in by_name:
+            parser.error(f"--tc {text!r}: expected NAME=SECONDS[+INC] with NAME one of {', '.join(by_name)}")
+        try:
+            by_name[name].time_control = TimeControl.parse(control)
+        except ValueError as error:
+            parser.error(f"--tc {name}={error}")
 
 
 def parse(argv: Sequence[str], resumed: bool = False):
@@ -349,6 +405,13 @@ def parse(argv: Sequence[str], resumed: bool = False):
         parser.error("--ray plays programs only: give every player a program, without --ui")
     if args.sprt and len(players) != 2:
         parser.error(f"--sprt needs exactly 2 players, got {len(players)}")
+    # a pair: one opening, the first move swapped (which --first forbids)
+    args.paired = bool(args.openings or args.openings_file) and not (course and args.first)
+    if args.sprt_model == "pentanomial" and not args.paired:
+        parser.error("--sprt model=pentanomial counts game pairs: give --openings K or --openings-file FILE"
+                     + (", without --first" if args.first else ""))
+    args.sprt_model = args.sprt_model or ("pentanomial" if args.paired else "trinomial")
+    time_controls(parser, args, players)
     if args.resume and any(player.command is None for player in players):
         parser.error(f"--resume {args.resume}: the stored run has no player programs, nothing to resume")
     stored = list(argv)
@@ -375,7 +438,9 @@ def settings_of(parsed) -> dict:
             "board": [args.columns, args.rows, args.c, args.p],
             "iterations": args.games, "first": args.first, "schedule": args.schedule,
             "openings": args.openings, "seed": args.seed, "time-per-move": args.time_per_move,
-            "game-time": args.game_time, "increment": args.increment, "grace": args.grace, "sprt": args.sprt}
+            "game-time": args.game_time, "increment": args.increment, "grace": args.grace, "sprt": args.sprt,
+            "sprt-model": args.sprt_model if args.sprt else None, "openings-file": args.openings_file,
+            "openings-order": args.openings_order, "tc": {p.name: str(p.time_control) for p in players if p.time_control}}
 
 
 def strip_run_options(argv: list[str]) -> list[str]:
@@ -415,17 +480,26 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         kill_all()
 
 
-def confinement(parser, args, size: Rules, games: Optional[int], hidden: list[Optional[str]]) -> Sandbox:
+def seat_game_time(args, control: Optional[TimeControl], moves: int) -> Optional[float]:
+    """The seconds a seat's clock lets it think in one game of `moves` moves
+    each: its own game clock (--tc), else the run's, else the time per move;
+    None when unlimited."""
+    if control is None and args.game_time:
+        control = TimeControl(args.game_time, args.increment)
+    if control is not None:
+        return control.game + moves * (control.increment + args.grace)
+    if args.time_per_move:
+        return moves * (args.time_per_move + args.grace)
+    return None
+
+
+def confinement(parser, args, players: list[Player], size: Rules, games: Optional[int],
+                hidden: list[Optional[str]]) -> Sandbox:
     """The run's seat sandbox (clinea.judge.sandbox): the results file and
     the logs out of every seat's sight, and a CPU backstop of what the
     run's clock lets a seat's games take."""
-    moves = size.p
-    if args.game_time:
-        per_game = args.game_time + moves * (args.increment + args.grace)
-    elif args.time_per_move:
-        per_game = moves * (args.time_per_move + args.grace)
-    else:
-        per_game = None
+    seat_times = [seat_game_time(args, player.time_control, size.p) for player in players]
+    per_game = None if None in seat_times else max(seat_times)  # the longest clock bounds every seat
     if per_game is not None:
         per_game += STARTUP_GRACE
     try:
@@ -439,13 +513,18 @@ def run(argv: list[str]) -> int:
     parser, args, players, course, run_argv = parse(argv)
     size = Rules(args.columns, args.rows, args.c, args.p)
     names = [p.name for p in players]
+    book = getattr(args, "book", None)
     if course:
-        specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings)
+        specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings,
+                                book, args.openings_order)
     else:
-        specs = tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings)
+        specs = tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings,
+                                    book, args.openings_order)
 
-    standings = Standings()
+    standings = Standings(paired=args.paired)
     path = args.resume or args.results
+    if args.view and not path:
+        parser.error("--view needs --results FILE (or --resume FILE): the page shows the games of that file")
     log = None
     if path:
         try:
@@ -456,12 +535,12 @@ def run(argv: list[str]) -> int:
 
     humans = any(p.command is None for p in players)
     quiet = args.quiet or args.q
-    sprt = Sprt(*args.sprt) if args.sprt else None
+    sprt = Sprt(*args.sprt, model=args.sprt_model) if args.sprt else None
     decision: Optional[SprtDecision] = None
 
     def decide() -> Optional[SprtDecision]:
         tally = standings.tally(names[0], names[1])
-        return sprt_decision(sprt, tally.wins, tally.losses, tally.draws)
+        return sprt_decision(sprt, tally.wins, tally.losses, tally.draws, standings.pentanomial(names[0], names[1]))
 
     def clock_factory() -> Clock:
         return Clock(per_move=args.time_per_move or None, game=args.game_time,
@@ -471,7 +550,7 @@ def run(argv: list[str]) -> int:
     course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
     # the number of games in all, None for the course's endless match
     total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
-    sandbox = confinement(parser, args, size, total, [path, path and key_path(path), args.log_dir, course_logs])
+    sandbox = confinement(parser, args, players, size, total, [path, path and key_path(path), args.log_dir, course_logs])
     programs = any(player.command is not None for player in players)
     if args.ray is not None:
         from clinea.judge.ray_backend import RayRunner
@@ -590,4 +669,10 @@ def run(argv: list[str]) -> int:
         kept = f"they are in {path}" if path else "no --results file keeps them"
         print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)
         return 130
+    if args.view:
+        from clinea.view import ViewError, write_view
+        try:
+            print(f"replays: {write_view(path, quiet=quiet)}", file=sys.stderr)
+        except ViewError as error:
+            print(f"--view: {error}", file=sys.stderr)
     return EXIT_FORFEIT if forfeits else 0

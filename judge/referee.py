@@ -75,11 +75,35 @@ class GameResult:
         return cls(1 - side, error.kind, moves, times, opening, side, error.detail)
 
 
+@dataclass(frozen=True)
+class TimeControl:
+    """One player's game clock: `game` seconds, `increment` added per move."""
+    game: float
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str) -> "TimeControl":
+        """SECONDS[+INC], e.g. 60+0.5; raises ValueError naming the bad value."""
+        game, _, increment = text.partition("+")
+        try:
+            control = cls(float(game), float(increment) if increment else 0.0)
+        except ValueError:
+            raise ValueError(f"{text!r}: expected SECONDS[+INC], e.g. 60+0.5") from None
+        if not (0 < control.game < float("inf") and 0 <= control.increment < float("inf")):
+            raise ValueError(f"{text!r}: allowed SECONDS > 0 and INC >= 0")
+        return control
+
+    def __str__(self) -> str:
+        return f"{self.game:g}+{self.increment:g}"
+
+
 @dataclass
 class Clock:
     """Time allowed per move and, optionally, a game clock with increment.
 
     `per_move` None means no per-move limit; `game` None means no game clock.
+    `controls` gives a side (first, second) a game clock of its own in place
+    of `game` and `increment`.
     `grace` is added to every deadline for scheduling noise, so an honest bot
     near its limit is not forfeited by the machine's load."""
     per_move: Optional[float] = None
@@ -87,9 +111,15 @@ class Clock:
     increment: float = 0.0
     grace: float = 0.05
     left: list[float] = field(default_factory=list)
+    controls: tuple[Optional[TimeControl], Optional[TimeControl]] = (None, None)
+
+    @property
+    def timed(self) -> bool:
+        return self.per_move is not None or self.game is not None or any(self.controls)
 
     def reset(self) -> None:
-        self.left = [self.game, self.game] if self.game is not None else []
+        games = [control.game if control else self.game for control in self.controls]
+        self.left = games if any(game is not None for game in games) else []
 
     def allowed(self, side: int) -> Optional[float]:
         """Seconds `side` may think now, grace included; None = unlimited."""
@@ -97,8 +127,9 @@ class Clock:
         return min(limits) + self.grace if limits else None
 
     def spend(self, side: int, seconds: float) -> None:
-        if self.left:
-            self.left[side] += self.increment - seconds
+        if self.left and self.left[side] is not None:
+            control = self.controls[side]
+            self.left[side] += (control.increment if control else self.increment) - seconds
 
 
 class Seat:
@@ -192,7 +223,7 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         board.play(col)
     clock = clock or Clock()
     clock.reset()
-    limited = clock.per_move is not None or clock.game is not None  # skip the clock when there is none
+    limited = clock.timed  # skip the clock when there is none
     times: list[float] = []
     perf = time.perf_counter
 

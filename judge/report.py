@@ -10,7 +10,8 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional, Sequence
 
 from clinea.judge.record import GameRecord
-from clinea.judge.stats import Estimate, Sprt, SprtDecision, estimate
+from clinea.judge.stats import (PAIR_SCORES, Estimate, NormalisedElo, Sprt, SprtDecision, estimate, pair_bin,
+                               pentanomial_estimate)
 
 
 @dataclass
@@ -62,16 +63,33 @@ class PlayerStats:
     against: dict = field(default_factory=lambda: collections.defaultdict(Tally))
 
 
+def pair_key(game_id: str) -> Optional[str]:
+    """The pair a game belongs to when games are paired: the schedules
+    number a pairing's games k = 0, 1, ... at the end of the id, and games
+    2j and 2j+1 share an opening with the colours swapped."""
+    head, bar, number = game_id.rpartition("|")
+    if not number.isdigit():
+        return None
+    return f"{head}{bar}{int(number) // 2}"
+
+
 class Standings:
     """The statistics of a run, added to game by game: memory does not grow
-    with the number of games."""
+    with the number of games (a paired game waits for its partner, so the
+    games in flight and those a stop left alone are held)."""
 
-    def __init__(self):
+    def __init__(self, paired: bool = False):
         self.games = 0
         self.players: dict[str, PlayerStats] = collections.defaultdict(PlayerStats)
+        self.paired = paired
+        # (player, opponent) with player < opponent -> pentanomial counts for player
+        self.pairs: dict[tuple[str, str], list[int]] = {}
+        self.waiting: dict[str, GameRecord] = {}
 
     def add(self, rec: GameRecord) -> None:
         self.games += 1
+        if self.paired:
+            self.add_to_pair(rec)
         for index, name in enumerate(rec.players):
             stats = self.players[name]
             if rec.winner is None:
@@ -88,12 +106,40 @@ class Standings:
             # times[i] belongs to ply len(opening) + i; the first player owns the even plies
             stats.times.add(rec.times[(index - len(rec.opening)) % 2::2])
 
+    def add_to_pair(self, rec: GameRecord) -> None:
+        """Counts a pair once both its games are in: same opening, the
+        players' order swapped; only complete pairs count (an interrupted run's last
+        games, or a game whose partner never came, stay out)."""
+        key = pair_key(rec.id)
+        if key is None:
+            return
+        partner = self.waiting.pop(key, None)
+        if partner is None:
+            self.waiting[key] = rec
+            return
+        if partner.players != tuple(reversed(rec.players)) or partner.opening != rec.opening:
+            return
+        player, opponent = sorted(rec.players)
+        counts = self.pairs.setdefault((player, opponent), [0] * len(PAIR_SCORES))
+        counts[pair_bin(points_of(partner, player), points_of(rec, player))] += 1
+
+    def pentanomial(self, player: str, opponent: str) -> tuple[int, ...]:
+        """Counts of `player`'s pairs against `opponent` scoring 0, 1/2, 1,
+        3/2 and 2 points."""
+        counts = self.pairs.get(tuple(sorted((player, opponent))), [0] * len(PAIR_SCORES))
+        return tuple(counts) if player < opponent else tuple(reversed(counts))
+
     def tally(self, player: str, opponent: str) -> Tally:
         return self.players[player].against[opponent]
 
 
-def collect(records: Iterable[GameRecord]) -> Standings:
-    standings = Standings()
+def points_of(rec: GameRecord, player: str) -> float:
+    """The points `player` got from the game."""
+    return 0.5 if rec.winner is None else float(rec.winner == player)
+
+
+def collect(records: Iterable[GameRecord], paired: bool = False) -> Standings:
+    standings = Standings(paired)
     for rec in records:
         standings.add(rec)
     return standings
@@ -141,20 +187,43 @@ def summary(standings: Standings, names: Sequence[str], games_per_pairing: Optio
         est = estimate(tally.wins, tally.losses, tally.draws)
         if est:
             lines.append(f"{a} vs {b}: {tally}, {format_elo(est)}")
+        if standings.paired:
+            lines.append(pentanomial_line(a, standings.pentanomial(a, b)))
         if sprt is not None:
-            lines.append(sprt_line(sprt, tally, decision, standings.games))
+            lines.append(sprt_line(sprt, tally, standings.pentanomial(a, b), decision, standings.games))
     else:
         lines.extend(cross_table(players, names, games_per_pairing))
     return "\n".join(lines)
 
 
-def sprt_line(sprt: Sprt, tally: Tally, decision: Optional[SprtDecision], games: int) -> str:
-    head = f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
+def pentanomial_line(player: str, counts: tuple[int, ...]) -> str:
+    """The pairs' counts (fastchess's Ptnml(0-2)) with the normalised Elo."""
+    line = f"{player} pairs: {sum(counts)}, pentanomial (0-2) [{', '.join(map(str, counts))}]"
+    est = pentanomial_estimate(counts)
+    return line + (f", {format_nelo(est)}" if est else "")
+
+
+def format_nelo(est: NormalisedElo) -> str:
+    if not math.isfinite(est.margin):  # every pair scored alike
+        shown = f"{est.nelo:+.2f}" if math.isfinite(est.nelo) else ("+inf" if est.nelo > 0 else "-inf")
+        return f"nElo {shown} (no spread)"
+    return f"nElo {est.nelo:+.2f} +/- {est.margin:.2f} (95 %)"
+
+
+def sprt_line(sprt: Sprt, tally: Tally, pairs: tuple[int, ...], decision: Optional[SprtDecision], games: int) -> str:
+    if sprt.model == "pentanomial":
+        head = (f"SPRT pentanomial nelo0={sprt.elo0:g} nelo1={sprt.elo1:g} alpha={sprt.alpha:g} "
+                f"beta={sprt.beta:g}: ")
+        now = sprt.pairs_llr(pairs)
+    else:
+        head = f"SPRT elo0={sprt.elo0:g} elo1={sprt.elo1:g} alpha={sprt.alpha:g} beta={sprt.beta:g}: "
+        now = sprt.llr(tally.wins, tally.losses, tally.draws)
     bounds = f"in [{sprt.lower:.3f}, {sprt.upper:.3f}]"
     if decision is None:
-        return head + f"LLR {sprt.llr(tally.wins, tally.losses, tally.draws):.3f} {bounds} -> undecided"
-    line = (head + f"LLR {decision.llr:.3f} {bounds} -> {decision.verdict} accepted after {decision.games} games "
-            f"(+{decision.wins} -{decision.losses} ={decision.draws})")
+        return head + f"LLR {now:.3f} {bounds} -> undecided"
+    taken_on = (f"{sum(decision.pairs)} pairs [{', '.join(map(str, decision.pairs))}]" if decision.pairs is not None
+                else f"+{decision.wins} -{decision.losses} ={decision.draws}")
+    line = head + f"LLR {decision.llr:.3f} {bounds} -> {decision.verdict} accepted after {decision.games} games ({taken_on})"
     if games > decision.games:
         line += f"; {games - decision.games} more game(s) were in flight then: in the tallies, not in the test"
     return line

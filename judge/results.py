@@ -16,7 +16,7 @@ reading.
 Reading is strict: a half-written last line (the judge was killed
 mid-write) is cut, anything else that is not a game record stops the run
 with the line number, so no record is ever dropped silently. It is also
-bounded: a line over RECORD_LIMIT or a file over FILE_LIMIT is refused, and
+bounded: a line over MAX_LINE or a file over FILE_LIMIT is refused, and
 so is anything but a regular file (`/dev/full` never ends its first line,
 `/dev/null` cannot be read back by --resume).
 
@@ -44,10 +44,11 @@ from clinea.judge.record import GameRecord
 
 # Seconds a written record may wait for its fsync (see above).
 SYNC_INTERVAL = 1.0
-# A game record is a few hundred bytes on 7x6 and about 250 KB for the
-# longest game of a 128x128 board (16,384 moves and their times).
-RECORD_LIMIT = 4 * MIB
-# Some ten million games of 7x6.
+# The longest line a reader takes: a game record is a few hundred bytes on
+# 7x6 and about 0.3 MB for the longest game of a 128x128 board (16,384
+# moves with their times).
+MAX_LINE = 4 * MIB
+# The largest results file a reader takes: some ten million games of 7x6.
 FILE_LIMIT = 4 * GIB
 # How a sealed line ends: `..., "seal": "<hex>"}`; the HMAC covers the line
 # before it, closed with its brace.
@@ -119,10 +120,10 @@ def file_kind(mode: int) -> str:
 
 
 def lines_of(file, path: str) -> Iterator[bytes]:
-    """The lines of a results file, within RECORD_LIMIT and FILE_LIMIT
+    """The lines of a results file, within MAX_LINE and FILE_LIMIT
     (ResultsError beyond, naming the file, the line and the bound)."""
     try:
-        yield from bounded_lines(file, path, RECORD_LIMIT, FILE_LIMIT)
+        yield from bounded_lines(file, path, MAX_LINE, FILE_LIMIT)
     except ValueError as error:
         raise ResultsError(str(error)) from None
 
@@ -299,7 +300,9 @@ class ResultLog:
 
 
 def read_records(path: str) -> Iterator[GameRecord]:
-    """The game records of a results file (the run header left out)."""
+    """The game records of a results file (the run header left out; a
+    half-written last line too). ValueError names a line that is not one,
+    or longer than MAX_LINE."""
     check_regular(path)
     with open(path, "rb") as file:
         for number, line in enumerate(lines_of(file, path), 1):

@@ -17,16 +17,18 @@ from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from clinea.core import Board, Rules
 from clinea.judge.course_log import CourseTranscript
+from clinea.judge.openings import opening_stream
 from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.sandbox import Sandbox, program_folders
 from clinea.judge.record import GameRecord
-from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, referee
+from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, TimeControl, referee
 
 
 @dataclass
 class Player:
     name: str
     command: Optional[list[str]]  # None: a human at the terminal
+    time_control: Optional[TimeControl] = None  # a game clock of its own (--tc), else the run's
 
 
 @dataclass
@@ -51,19 +53,32 @@ def random_opening(rng: random.Random, size: Rules, plies: int) -> list[int]:
     return board.moves()
 
 
+def pair_openings(rng: random.Random, size: Rules, plies: int,
+                  book: Optional[Sequence[list[int]]], order: str) -> Iterator[list[int]]:
+    """The opening of each game pair: from the `book` (clinea.judge.openings)
+    when there is one, else `plies` random plies."""
+    if book:
+        return opening_stream(book, order, rng)
+    return (random_opening(rng, size, plies) for _ in itertools.count())
+
+
 def course_schedule(blue: str, red: str, games: Optional[int], first: Optional[str], seed: int,
-                    size: Rules, openings: int = 0) -> Iterator[GameSpec]:
+                    size: Rules, openings: int = 0, book: Optional[Sequence[list[int]]] = None,
+                    order: str = "sequential") -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
-    openings, games go in pairs from the same opening with the first move swapped.
+    openings (K random plies or a `book`), games go in pairs from the same
+    opening with the first move swapped.
     Made as they are played: a million games cost no memory up front, and
     `games` None is the course's match without --iterations: until stopped."""
     rng = random.Random(seed)
     opening: list[int] = []
+    paired = bool(openings or book)
+    stream = pair_openings(rng, size, openings, book, order) if paired else None
     for k in itertools.count() if games is None else range(games):
-        if openings:
+        if paired:
             if k % 2 == 0:
-                opening = random_opening(rng, size, openings)
+                opening = next(stream)
             blue_first = (k % 2 == 0) if first is None else first == "azul"
         else:
             blue_first = rng.random() < 0.5 if first is None else first == "azul"
@@ -80,16 +95,20 @@ def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
 
 
 def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
-                        size: Rules, openings: int = 0) -> Iterator[GameSpec]:
+                        size: Rules, openings: int = 0, book: Optional[Sequence[list[int]]] = None,
+                        order: str = "sequential") -> Iterator[GameSpec]:
     """Every pairing plays `games` games: game k has player A first when k is
     even, and A azul when k // 2 is even, so each four games cover every
-    colour and move order; with openings, games 2j and 2j+1 share one."""
+    colour and move order; with openings, games 2j and 2j+1 share one (a
+    book's sequential order starts over for each pairing, so every pairing
+    plays the same openings)."""
     rng = random.Random(seed)
     for a, b in pairings(names, kind):
         opening: list[int] = []
+        stream = pair_openings(rng, size, openings, book, order) if openings or book else None
         for k in range(games):
-            if openings and k % 2 == 0:
-                opening = random_opening(rng, size, openings)
+            if stream and k % 2 == 0:
+                opening = next(stream)
             a_first = k % 2 == 0
             a_colour = COLOURS[(k // 2) % 2]
             b_colour = COLOURS[1 - (k // 2) % 2]
@@ -166,7 +185,9 @@ class Runner:
         """One game of the schedule at one worker's seats (local threads and
         Ray's tables alike)."""
         on_move = self.on_move_factory(spec) if self.on_move_factory else None
-        return play_game(seats, spec, self.size, self.clock_factory(), on_move)
+        clock = self.clock_factory()
+        clock.controls = tuple(self.players[name].time_control for name in (spec.first, spec.second))
+        return play_game(seats, spec, self.size, clock, on_move)
 
     def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
         """Plays `specs` (taken one at a time, as workers get free: the schedule may be endless), calling

@@ -134,6 +134,15 @@ def test_analyze_a_move_string_on_standard_7x6(tmp_path):
     assert "threw away a win" in lines[2 + 2]
 
 
+def test_the_table_numbers_columns_from_0_as_the_results_file_prompt_and_window_do(tmp_path):
+    # the move string is the solver's 1-based notation; the table is the judge's 0-based columns
+    result = run("analyze", "4453326", "--quiet", cwd=tmp_path)
+    assert result.returncode == 0, result.stderr
+    header, *rows = result.stdout.splitlines()[1:9]
+    assert header.split()[:3] == ["ply", "player", "col"]
+    assert [int(row.split()[2]) for row in rows] == [3, 3, 4, 2, 2, 1, 5]
+
+
 @pytest.mark.parametrize("content, message", [
     ("4453329", "move 7: column 9 is out of range: allowed 1..7"),
     ("file:{\"type\":\"run\"}\n{\"id\":1,\"moves\":[1]}\n", "game 1: not a judge record: a game record without"),

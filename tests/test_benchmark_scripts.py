@@ -49,3 +49,11 @@ def test_playouts_prints_games_and_the_monte_carlo_search_s_simulations_per_seco
     rates = dict(re.findall(r"^(\d+x\d+) c=\d+\s+([\d,]+)$", after, re.M))
     assert set(rates) == {"7x6", "9x8", "10x9", "14x12"}
     assert all(int(rate.replace(",", "")) > 0 for rate in rates.values())
+
+
+def test_view_prints_the_time_to_value_the_games_and_the_page_size():
+    out = run("view.py", "--games", "10", "--solve-time", "0.2", "0.01")
+    rows = re.findall(r"^solve time ([\d.]+) s: valued in ([\d.]+) s CPU \(([\d.]+) s wall\), ([\d.]+) % of "
+                      r"positions exact, page ([\d.]+) MB$", out, re.M)
+    assert [row[0] for row in rows] == ["0.2", "0.01"]
+    assert all(0 < float(row[4]) < 2 and 0 <= float(row[3]) <= 100 for row in rows)

@@ -3,6 +3,7 @@ installs and plays in a fresh virtualenv; players reached through links,
 bots written by `clinea new-bot` and the README's snippet run under the
 judge with nothing activated; bot files and plug-in packages are players."""
 import importlib.metadata
+import json
 import os
 import re
 import subprocess
@@ -206,7 +207,8 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
     (sdist,) = dist.glob("clinea-*.tar.gz")
     listing = subprocess.run(["tar", "tzf", str(sdist)], capture_output=True, text=True, timeout=60).stdout
     for needed in ("core/board.pyx", "core/board.pxd", "players/launch", "judge/c_linea", "LICENSE",
-                   "README.md", "docs/PROTOCOL.md", "tests/data/pons/Test_L1_R1", "tests/conftest.py"):
+                   "README.md", "docs/PROTOCOL.md", "tests/data/pons/Test_L1_R1", "tests/conftest.py",
+                   "clinea/view_page.html"):
         assert f"/{needed}\n" in listing, needed
     assert not re.search(r"\.(c|so|o)\n", listing)
 
@@ -229,6 +231,11 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
     assert game.returncode == 0, game.stdout + game.stderr
     (record,) = records(results)
     assert record["reason"] in ("connect", "draw") and len(record["moves"]) >= 7
+    # the replay page's template is package data: the installed clinea finds it
+    page = subprocess.run([str(env_dir / "bin" / "clinea"), "view", str(results), "--quiet"],
+                          capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert page.returncode == 0, page.stderr
+    assert f'"m":{json.dumps(record["moves"], separators=(",", ":"))}' in (tmp_path / "game.html").read_text()
 
 
 def test_clinea_play_refuses_a_bot_file_over_the_bound_naming_it(tmp_path):

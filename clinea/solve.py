@@ -1,11 +1,16 @@
 """`clinea solve`: exact scores of positions, one per line, in the format of
 the standard test files, so its output can be compared with them directly."""
 import argparse
+import itertools
 import sys
 import time
 
+from clinea.bounded import MIB, TooLarge, bounded_lines
 from clinea.core import MAX_SIDE, Board, parse_moves
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
+
+# The longest game, 16,384 moves of a 128x128 board written "128,", is 64 KB.
+LINE_LIMIT = MIB
 
 EPILOG = """input: one position per line, the moves from the empty board, 1-based:
 digits ("4453") or, on boards wider than 9 columns, numbers joined by commas
@@ -92,8 +97,16 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as error:
         parser.error(str(error))
     invalid = 0
-    for lineno, line in enumerate(sys.stdin, 1):
-        text = move_text(line)
+    lines = bounded_lines(sys.stdin.buffer, "stdin", LINE_LIMIT)
+    for lineno in itertools.count(1):
+        try:
+            line = next(lines, None)
+        except TooLarge as error:  # the rest of that line cannot be skipped without reading it
+            print(f"clinea solve: {error}", file=sys.stderr, flush=True)
+            return 1
+        if line is None:
+            break
+        text = move_text(line.decode("utf-8", "replace"))
         try:
             board = position(empty, text)
         except ValueError as error:

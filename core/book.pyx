@@ -27,6 +27,8 @@ from .bitboard cimport Geometry
 from .board cimport Board
 
 BOOK_PLY = 12
+# The 12-ply book is 21 MB (4.2 million entries of 5 bytes).
+FILE_LIMIT = 64 << 20
 
 cdef enum:
     STRIDE = 7           # rows + 1 bits per column on the 7x6 bitboard
@@ -117,8 +119,8 @@ cdef class OpeningBook:
         """The book in a file of the format above. Decoded in C, without
         numpy: its import alone took longer than the whole load does now."""
         from array import array
-        with open(path, "rb") as source:
-            raw = source.read()
+        from clinea.bounded import read_file
+        raw = read_file(path, FILE_LIMIT)
         if len(raw) % 5:
             raise ValueError(f"{path}: {len(raw)} bytes is not a whole number of 5-byte entries, not a 12-ply book")
         cdef Py_ssize_t size = len(raw) // 5, bad

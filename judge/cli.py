@@ -3,8 +3,10 @@
 Course scripts run unchanged: `--blue_player EXE [ARGS...]` (or
 `--blue_player=EXE`) takes everything up to the next option this judge knows,
 spelled out or abbreviated as argparse allows (or one quoted string, split
-like a shell would, when the program's own options collide with the judge's).
-An option given twice keeps the last, as in the course's parser.
+like a shell would, when the program's own options collide with the judge's;
+one word that is the path of an executable file stays whole, blanks and all).
+A judge option right after a program that may take it is refused as
+ambiguous. An option given twice keeps the last, as in the course's parser.
 """
 from __future__ import annotations
 
@@ -16,17 +18,17 @@ import shutil
 import signal
 import sys
 import threading
-from typing import Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea import protocol
 from clinea.judge import reaper
-from clinea.judge.abbreviations import AmbiguousOption, resolve, spell_out
+from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
 from clinea.judge.player_process import end_all_games, kill_all
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
 from clinea.judge.openings import ORDERS, OpeningsError, read_openings
-from clinea.judge.referee import Clock, TimeControl
+from clinea.judge.referee import CRASH, Clock, TimeControl
 from clinea.judge.report import Standings, summary
 from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
 from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
@@ -35,14 +37,23 @@ from clinea.judge.table import MatchStopped, Table, open_window
 from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
 from clinea.progress import progress_bar
-from clinea.ray_cluster import LOCAL
+from clinea.ray_cluster import LOCAL, RayFailure
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
 # where the course judge writes its transcripts, relative to where it runs
 COURSE_LOG_DIR = "log"
+# Long options of clinea's own players that the judge would take for itself
+# (--log as an abbreviation of --log-dir): after a program of a student's,
+# which may well have them too, they are refused as ambiguous.
+# tests/test_judge_course_command_line.py keeps this list true.
+PLAYER_OPTIONS = ("--log", "--seed", "--time-per-move")
 # a game lost by a bad move (illegal, garbage, crash, timeout) ends the run with this status
 EXIT_FORFEIT = 1
+# the results file could not be written (a full disk): the run stopped (sysexits' EX_IOERR)
+EXIT_RESULTS_UNWRITABLE = 74
+# a step on Ray failed (a node lost, Ray short of memory): the run stopped (sysexits' EX_UNAVAILABLE)
+EXIT_RAY_FAILED = 69
 
 EPILOG = """examples:
   clinea judge --blue_player players/random --red_player players/random --iterations 100
@@ -176,17 +187,71 @@ def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tupl
                 j += 1
             _, equals, value = word.partition("=")
             words = ([value] if equals else []) + list(argv[i + 1:j])
-            if len(words) == 1 and any(ch.isspace() for ch in words[0]):
+            if len(words) == 1 and any(ch.isspace() for ch in words[0]) and not names_a_program(option, words[0]):
                 try:
                     words = split_quoted(option, words[0])
                 except ValueError as error:  # shlex: "No closing quotation"
                     parser.error(f"{option} {protocol.quote(words[0])}: {str(error).lower()} (an unbalanced quote?)")
+            if words and j < len(argv):
+                check_unambiguous(parser, option, words, argv[j:])
             programs.setdefault(option, []).append(words)
             i = j
         else:
             rest.append(spell_out(word, known))
             i += 1
     return rest, programs
+
+
+def program_word(option: str, word: str) -> str:
+    """The program of a program option's first word (`a=players/strong` -> `players/strong`)."""
+    return word.split("=", 1)[1] if option == "--player" and "=" in word else word
+
+
+def names_a_program(option: str, word: str) -> bool:
+    """Whether one word is the path of an executable file, blanks and all,
+    as the course's judge runs it (Popen([player] + params)); else a word
+    with blanks is a quoted command line."""
+    path = program_word(option, word)
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def named_option(word: str, options) -> Optional[str]:
+    """The option of `options` that `word` names as argparse reads it: the
+    option itself, or the only one it abbreviates."""
+    name = word.split("=", 1)[0]
+    if name in options:
+        return name
+    matches = [option for option in options if option.startswith(name)]
+    return matches[0] if len(matches) == 1 else None
+
+
+def check_unambiguous(parser: argparse.ArgumentParser, option: str, words: list[str], after: list[str]) -> None:
+    """Refuses a judge option right after a program that takes an option of
+    that name itself (`--blue_player players/strong --time-per-move 0.5`),
+    or may (a program of the student's, and an option clinea's players
+    have): the course's parser refuses any option there, and taking it for
+    the judge left the program at its default. A course option, or one the
+    clinea player named has not, is the judge's."""
+    judge_option = resolve(after[0], parser._option_string_actions)
+    if judge_option in COURSE_OPTIONS or judge_option in PROGRAM_OPTIONS or judge_option in ("--help", "--games"):
+        return
+    options = registry.program_options(program_word(option, words[0]), words[1:])
+    own = named_option(after[0], options if options is not None else PLAYER_OPTIONS)
+    if own is None:
+        return
+    takes_value = parser._option_string_actions[judge_option].nargs != 0
+    _, equals, value = after[0].partition("=")
+    shown = [after[0]]
+    if not equals and takes_value and len(after) > 1:
+        shown.append(after[1])
+        value = after[1]
+    for_program = f'quote the program ({option} "{" ".join(words + shown)}")'
+    if options is not None:
+        bare = own[2:] + (f"={value}" if options[own] else "")
+        for_program = f"write it as a bare word ({option} {' '.join(words)} {bare}) or " + for_program
+    whose = "the program's option too" if options is not None else "maybe the program's too (clinea's players have it)"
+    parser.error(f"{option} {' '.join(words + shown)}: {after[0].split('=', 1)[0]} is the judge's {judge_option} "
+                 f"and {whose}; for the program, {for_program}; for the judge, give it before {option}")
 
 
 def split_quoted(option: str, text: str) -> list[str]:
@@ -466,8 +531,6 @@ def run(argv: list[str]) -> int:
             log = ResultLog(path, standings.add)
         except (ResultsError, OSError) as error:
             parser.error(f"{'--resume' if args.resume else '--results'} {error}")
-        if log.header is None:
-            log.write_header({"argv": run_argv})
         specs = (spec for spec in specs if spec.id not in log.done)
 
     humans = any(p.command is None for p in players)
@@ -499,15 +562,35 @@ def run(argv: list[str]) -> int:
         print(sandbox.describe(), file=sys.stderr, flush=True)
     bar = None if quiet or table else progress_bar(total, standings.games, "game")
     forfeits = 0
+    # why the results file could not be written (a full disk): the run stops there
+    unwritable: Optional[OSError] = None
+
+    def keep(write: Callable[[], None]) -> bool:
+        """Runs a write to the results file; on failure stops the run, whose
+        file keeps every game written so far, each whole (a torn last line
+        is cut by --resume)."""
+        nonlocal unwritable
+        if unwritable is None:
+            try:
+                write()
+                return True
+            except OSError as error:
+                unwritable = error
+                runner.stop.set()
+        return False
 
     def on_record(rec: GameRecord) -> None:
         nonlocal decision, forfeits
-        if interrupted.is_set():
-            return  # a game cut short by the kill of the interrupt is no result
+        if interrupted.is_set() and rec.kind == CRASH:
+            # the interrupt's kill ends the games in flight as crashes: no result. Any
+            # other end is a finished game, whose players were told its result (the
+            # last move may have been on its way as Ctrl-C came): it counts
+            return
+        # the file first: the tally counts what the file keeps, and no more
+        if log is not None and not keep(lambda: log.append(rec)):
+            return
         standings.add(rec)
         forfeits += rec.forfeit is not None
-        if log is not None:
-            log.append(rec)
         if bar is not None:
             bar.update(1)
         if table:
@@ -521,7 +604,8 @@ def run(argv: list[str]) -> int:
 
     def interrupt(signum=None, frame=None) -> None:
         """Ctrl-C: no game starts any more and the players die, so the games
-        in flight end at once (and count for nothing). Done as a flag, not as
+        in flight end at once as crashes (and count for nothing; a game that
+        ends otherwise, as the last move was already on its way, counts). Done as a flag, not as
         an exception, so that it never falls between writing a game to the
         results file and adding it to the tally; the kill runs in a thread of
         its own, as the handler may interrupt code holding the players' lock.
@@ -537,23 +621,31 @@ def run(argv: list[str]) -> int:
     as_flag = not humans and threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, interrupt) if as_flag else None
     why = None
+    ray_failure: Optional[RayFailure] = None
     try:
         if sprt is not None:
             decision = decide()
-        if decision is None:
+        if log is not None and log.header is None:
+            keep(lambda: log.write_header({"argv": run_argv}))
+        if decision is None and unwritable is None:
             runner.run(specs, on_record)
     except KeyboardInterrupt:
         interrupt()
         kill_all()
     except MatchStopped as stop:
         why = f"stopped: {stop}"
+    except RayFailure as failure:
+        ray_failure = failure
     finally:
         if as_flag:
             signal.signal(signal.SIGINT, previous)
         if bar is not None:
             bar.close()
         if log is not None:
-            log.close()
+            try:
+                log.close()
+            except OSError as error:
+                unwritable = unwritable or error
         if table:
             table.close()
         kill_all()  # before the seats' cgroups go: a cgroup with processes stays
@@ -563,6 +655,16 @@ def run(argv: list[str]) -> int:
     print(summary(standings, names, None if course else args.games or 1, sprt, decision))
     if programs:
         print(sandbox.describe())
+    if ray_failure is not None:
+        kept = (f"its {standings.games} finished games are in {path}: clinea judge --resume {path} plays the rest, "
+                "with --ray or without" if path else "give --results FILE to keep a run's games and resume it")
+        print(f"clinea judge: the run on Ray stopped: {ray_failure}; {kept}", file=sys.stderr)
+        return EXIT_RAY_FAILED
+    if unwritable is not None:
+        print(f"clinea judge: cannot write to {path} ({unwritable.strerror or unwritable}): stopped after "
+              f"{standings.games} games, all of them in the file; make room, then clinea judge --resume {path} "
+              "plays the rest", file=sys.stderr)
+        return EXIT_RESULTS_UNWRITABLE
     if interrupted.is_set():
         kept = f"they are in {path}" if path else "no --results file keeps them"
         print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)

@@ -7,13 +7,22 @@ It is a text file that takes the seat's transcript lines (`> ` judge to
 player, `< ` player to judge, `! ` stderr, `# ` judge notes) and rewrites the
 wire ones. The course logs no notes, and a player's stderr reaches the
 terminal there, so it goes to the judge's stderr here.
+
+With several tables (`--concurrency`) every table's seat of a colour
+appends to that colour's one file, as the course's single table does: each
+keeps its lines until its game has ended and writes the game in one
+write(), so the games of two tables never mix within a block.
 """
 from __future__ import annotations
 
 import os
 import sys
 
+from clinea.protocol import DRAW, LOSS, WIN
+
 RULE = "/**********************************************/"
+# what the judge sends a seat at the end of a game or of the match
+ENDINGS = (WIN, LOSS, DRAW, "salir")
 
 
 def _typed(text: str) -> str:
@@ -28,33 +37,48 @@ _COLUMN_LINES = {line: course for column in range(64) for line, course in (
 
 
 class CourseTranscript:
-    def __init__(self, path: str):
-        # line-buffered: each write (a seat's batch of whole lines) reaches the file at once
-        self.file = open(path, "a", encoding="utf-8", buffering=1)
+    def __init__(self, path: str, whole_games: bool = False):
+        # unbuffered and appending: each write() is one system call at the file's end
+        self.file = open(path, "ab", buffering=0)
         self.pending: list[str] = []  # the colours and size lines, until `vos`/`el` completes the header
+        # shared with other tables: lines wait in `held` until their game has ended
+        self.whole_games = whole_games
+        self.held: list[str] = []
 
     @classmethod
-    def open(cls, directory: str, colour: str, suffix: str = "") -> "CourseTranscript":
+    def open(cls, directory: str, colour: str, whole_games: bool = False) -> "CourseTranscript":
+        """The transcript of a `colour` seat in `directory`; `whole_games`
+        when other tables write to the same file."""
         os.makedirs(directory, exist_ok=True)
-        return cls(os.path.join(directory, f"player_communicator_{colour}{suffix}.log"))
+        return cls(os.path.join(directory, f"player_communicator_{colour}.log"), whole_games)
 
     @property
     def closed(self) -> bool:
         return self.file.closed
 
     def write(self, text: str) -> None:
-        """Rewrites the transcript lines of `text` into the file in one write."""
-        out: list[str] = []
+        """Rewrites the transcript lines of `text` into the file in one write
+        (with whole_games, once the game they belong to has ended)."""
         for line in text.splitlines():
-            self._line(line, out)
-        if out:
-            self.file.write("".join(out))
+            ended = self._line(line, self.held)
+            if ended and self.whole_games:
+                self._write_held()
+        if not self.whole_games:
+            self._write_held()
 
-    def _line(self, line: str, out: list[str]) -> None:
+    def _write_held(self) -> None:
+        if self.held:
+            self.file.write("".join(self.held).encode("utf-8"))
+            self.held = []
+
+    def _line(self, line: str, out: list[str]) -> bool:
+        """Rewrites one transcript line into `out`; True when it ends a game
+        for this seat (a result told, or a note: the seat was killed after a
+        forfeit, or started afresh), or the match (`salir`)."""
         known = _COLUMN_LINES.get(line)
         if known is not None and not self.pending:
             out.append(known)
-            return
+            return False
         kind, message = line[:2], line[2:]
         if kind == "! ":
             sys.stderr.write(message + "\n")
@@ -71,6 +95,8 @@ class CourseTranscript:
                 self.pending = []
             else:
                 out.append(f"envio {_typed(message)}: {message}\n")
+                return message in ENDINGS
+        return kind == "# "
 
     def _game_header(self, colours: str, size: str, first: str) -> str:
         colour, other = colours.split()
@@ -81,7 +107,9 @@ class CourseTranscript:
                 + "".join(f"envio <type 'str'>: {message}\n" for message in (colours, size, first)))
 
     def flush(self) -> None:
-        self.file.flush()
+        """Nothing to do: every write reaches the file at once (held lines
+        wait for the end of their game, or close)."""
 
     def close(self) -> None:
+        self._write_held()
         self.file.close()

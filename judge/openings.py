@@ -13,6 +13,7 @@ from __future__ import annotations
 import random
 from typing import Iterator, Sequence
 
+from clinea.bounded import read_text
 from clinea.core import Board, Rules, parse_moves
 
 MAX_BYTES = 16 * 1024 * 1024   # the file is read up to this, never whole whatever its size
@@ -38,16 +39,11 @@ def check_opening(text: str, size: Rules) -> list[int]:
 def read_openings(path: str, size: Rules) -> list[list[int]]:
     """Every opening of the file at `path` (read with a bound), checked."""
     try:
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_BYTES + 1)
+        text = read_text(path, MAX_BYTES)
     except OSError as error:
         raise OpeningsError(f"{path}: {error.strerror or error}") from None
-    if len(data) > MAX_BYTES:
-        raise OpeningsError(f"{path}: larger than {MAX_BYTES // (1024 * 1024)} MB")
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise OpeningsError(f"{path}: not UTF-8 text (byte {error.start})") from None
+    except ValueError as error:  # over the bound, or not UTF-8
+        raise OpeningsError(str(error)) from None
     openings = []
     for number, line in enumerate(text.splitlines(), 1):
         line = line.strip()

@@ -18,6 +18,11 @@ or the job carries its directory in Ray's runtime environment
 in which case each node runs them from its own copy. Before the first game
 every node tries to start every program, and the run stops with the list of
 those that cannot start.
+
+Every step has a deadline (clinea.ray_cluster): the node check and the
+tables' close STEP_DEADLINE, a game what its clock allows, replays
+included. A step that fails or overruns stops the run with RayFailure, one
+line saying which step and why; the judge adds how to resume.
 """
 from __future__ import annotations
 
@@ -34,7 +39,7 @@ from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock
 from clinea.judge.sandbox import Sandbox, SeatLimits
 from clinea.judge.tournament import GameSpec, Player, Runner, close_seats
-from clinea.ray_cluster import cluster_cpus, joined, nodes
+from clinea.ray_cluster import STEP_DEADLINE, RayFailure, cluster_cpus, first_line, get, joined, nodes
 
 # How often Ray restarts a table that died and replays its game; more
 # failures than that in one run mean something other than bad luck.
@@ -114,19 +119,35 @@ def check_nodes(ray, players: Sequence[Player], cwd: Optional[str]) -> None:
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
     commands = {player.name: player.command for player in players}
-    task = ray.remote(num_cpus=0)(unstartable)
+    # no retries: a check killed for want of memory was retried without end
+    task = ray.remote(num_cpus=0, max_retries=0)(unstartable)
     pending = {
         task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
         .remote(commands, cwd): node["NodeManagerAddress"]
         for node in nodes(ray)}
+    found = get(ray, pending, f"the check that the {len(pending)} node(s) can start the players")
     problems = []
-    for ref, address in pending.items():
-        for name, why in sorted(ray.get(ref).items()):
+    for address, failures in zip(pending.values(), found):
+        for name, why in sorted(failures.items()):
             problems.append(f"  player {name} on node {address}: {why}")
     if problems:
         where = f"from {cwd}" if cwd else "from the job's working directory"
         raise ProgramUnavailable("clinea judge: some nodes cannot start the players "
                                  f"({where}; see `clinea judge --help` on --ray):\n" + "\n".join(problems))
+
+
+def game_deadline(size, clock: Clock) -> Optional[float]:
+    """Seconds a game may take on Ray, a table's restarts and replays
+    included, at most; None when the clock sets no bound (no time limit)."""
+    moves = min(size.columns * size.rows, 2 * size.p)
+    bounds = []
+    if clock.per_move is not None:
+        bounds.append(moves * (clock.per_move + clock.grace))
+    if clock.game is not None:
+        bounds.append(2 * clock.game + moves * (clock.increment + clock.grace))
+    if not bounds:
+        return None
+    return (RESTARTS + 1) * (min(bounds) + 2 * STARTUP_GRACE) + STEP_DEADLINE
 
 
 class RayRunner:
@@ -145,6 +166,7 @@ class RayRunner:
         self.concurrency = concurrency
         self.log_dir = log_dir
         self.stop = threading.Event()
+        self.game_deadline = game_deadline(size, clock_factory())
 
     def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
         """Plays `specs`, calling `on_record` in this thread as each game
@@ -164,23 +186,38 @@ class RayRunner:
                                           index, cwd, self.sandbox) for index in range(count)]
             try:
                 self._deal(ray, tables, specs, on_record)
-                ray.get([table.close.remote() for table in tables])
+                try:
+                    get(ray, [table.close.remote() for table in tables], "closing the tables")
+                except RayFailure:
+                    pass  # every game is in: the kill below ends what did not close
+            except ray.exceptions.RayError as error:  # Ray's own failure, in ray.wait
+                raise RayFailure(f"Ray failed: {first_line(error)}") from None
             finally:
                 for table in tables:
-                    ray.kill(table)
+                    try:
+                        ray.kill(table)
+                    except Exception:  # a table on a node that is gone
+                        pass
 
     def _deal(self, ray, tables, specs, on_record) -> None:
         todo = collections.deque(specs)
         idle = list(tables)
-        playing: dict = {}  # result ref -> (table, spec)
+        playing: dict = {}  # result ref -> (table, spec, when it was dealt)
         while True:
             while idle and todo and not self.stop.is_set():
                 table, spec = idle.pop(), todo.popleft()
-                playing[table.play.remote(spec)] = (table, spec)
+                playing[table.play.remote(spec)] = (table, spec, time.monotonic())
             if not playing:
                 return
             done, _ = ray.wait(list(playing), num_returns=1, timeout=POLL)
             for ref in done:
-                table, spec = playing.pop(ref)
-                on_record(ray.get(ref))
+                table, spec, _ = playing.pop(ref)
+                [game] = get(ray, [ref], f"the table playing game {spec.id}")
+                on_record(game)
                 idle.append(table)
+            if self.game_deadline is not None:
+                for table, spec, dealt in playing.values():
+                    if time.monotonic() - dealt > self.game_deadline:
+                        raise RayFailure(f"game {spec.id} did not end within {self.game_deadline:g} s on Ray, "
+                                         "which its clock allows with every replay (is the cluster short of "
+                                         "memory or CPUs?)")

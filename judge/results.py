@@ -15,7 +15,10 @@ reading.
 
 Reading is strict: a half-written last line (the judge was killed
 mid-write) is cut, anything else that is not a game record stops the run
-with the line number, so no record is ever dropped silently.
+with the line number, so no record is ever dropped silently. It is also
+bounded: a line over MAX_LINE or a file over FILE_LIMIT is refused, and
+so is anything but a regular file (`/dev/full` never ends its first line,
+`/dev/null` cannot be read back by --resume).
 
 Every line the judge writes is sealed: an HMAC under a key of the run's,
 kept beside the file in `FILE.key` (readable by its owner only, and hidden
@@ -28,22 +31,27 @@ from __future__ import annotations
 
 import json
 import os
+import stat
 import sys
 import threading
 import time
 from typing import Callable, Iterator, Optional
 
+from clinea.bounded import GIB, MIB, bounded_lines, json_value
 from clinea.judge.record import GameRecord
 
 # Seconds a written record may wait for its fsync (see above).
 SYNC_INTERVAL = 1.0
+# The longest line a reader takes: a game record is a few hundred bytes on
+# 7x6 and about 0.3 MB for the longest game of a 128x128 board (16,384
+# moves with their times).
+MAX_LINE = 4 * MIB
+# The largest results file a reader takes: some ten million games of 7x6.
+FILE_LIMIT = 4 * GIB
 # How a sealed line ends: `..., "seal": "<hex>"}`; the HMAC covers the line
 # before it, closed with its brace.
 SEAL = b',"seal":"'
 SEAL_HEX = 32
-# The longest line a reader takes: the game of the largest board (128 x 128,
-# 16384 moves with their times) is about 0.3 MB.
-MAX_LINE = 4 << 20
 
 
 def key_path(path: str) -> str:
@@ -78,11 +86,25 @@ class ResultsError(ValueError):
     """A results file that cannot be used: the message names it and why."""
 
 
-def check_writable(path: str) -> None:
-    """Refuses a path that is a directory or lies in a missing directory,
-    before any game is played."""
-    if os.path.isdir(path):
+def check_regular(path: str) -> None:
+    """Refuses a path that exists and is no regular file: a directory, or a
+    device or pipe (`/dev/full` and `/dev/zero` never end their first line,
+    `/dev/null` takes the records and gives nothing back to --resume)."""
+    try:
+        mode = os.stat(path).st_mode
+    except OSError:
+        return
+    if stat.S_ISDIR(mode):
         raise ResultsError(f"{path}: is a directory")
+    if not stat.S_ISREG(mode):
+        raise ResultsError(f"{path}: not a regular file ({file_kind(mode)}): the results go to a file "
+                           "that --resume can read back; leave the option out to keep none")
+
+
+def check_writable(path: str) -> None:
+    """Refuses a path that is no regular file, lies in a missing directory
+    or cannot be written, before any game is played."""
+    check_regular(path)
     folder = os.path.dirname(path) or "."
     if not os.path.isdir(folder):
         raise ResultsError(f"{path}: no such directory {folder!r}")
@@ -91,9 +113,27 @@ def check_writable(path: str) -> None:
         raise ResultsError(f"{path}: not writable")
 
 
+def file_kind(mode: int) -> str:
+    """What a path that is no regular file is, in words."""
+    for test, kind in ((stat.S_ISCHR, "a character device"), (stat.S_ISBLK, "a block device"),
+                       (stat.S_ISFIFO, "a pipe"), (stat.S_ISSOCK, "a socket")):
+        if test(mode):
+            return kind
+    return "not a file"
+
+
+def lines_of(file, path: str) -> Iterator[bytes]:
+    """The lines of a results file, within MAX_LINE and FILE_LIMIT
+    (ResultsError beyond, naming the file, the line and the bound)."""
+    try:
+        yield from bounded_lines(file, path, MAX_LINE, FILE_LIMIT)
+    except ValueError as error:
+        raise ResultsError(str(error)) from None
+
+
 def parse_header(line: bytes, path: str) -> dict:
     try:
-        header = json.loads(line)
+        header = json_value(line)
     except ValueError:
         raise ResultsError(f"{path}: line 1 is not JSON: {line[:80]!r}") from None
     if not (isinstance(header, dict) and header.get("type") == "run" and isinstance(header.get("argv"), list)
@@ -106,17 +146,16 @@ def parse_header(line: bytes, path: str) -> dict:
 def read_header(path: str) -> Optional[dict]:
     """The run header of an existing, non-empty results file; None if the
     file is missing or empty. ResultsError if its first line is not one."""
+    check_regular(path)
     try:
         with open(path, "rb") as file:
-            first = file.readline(MAX_LINE + 1)
+            first = next(lines_of(file, path), b"")
     except FileNotFoundError:
         return None
     except OSError as error:
         raise ResultsError(f"{path}: {error.strerror}") from None
     if not first.strip():
         return None
-    if len(first) > MAX_LINE:
-        raise ResultsError(f"{path}: line 1 is longer than {MAX_LINE} bytes: not a run header")
     if not first.endswith(b"\n"):
         raise ResultsError(f"{path}: line 1 is cut short: the run was killed before it started?")
     return parse_header(first, path)
@@ -142,11 +181,13 @@ class ResultLog:
         self.closed = False
         self.sync_due = threading.Condition()
         self.syncer: Optional[threading.Thread] = None
+        # an fsync of the syncer thread that failed (a full disk), raised by the next write
+        self.failed: Optional[OSError] = None
 
     def _load(self, on_game: Callable[[GameRecord], None]) -> None:
         good = 0
         with open(self.path, "rb") as file:
-            for number, raw in enumerate(file, 1):
+            for number, raw in enumerate(lines_of(file, self.path), 1):
                 if not raw.endswith(b"\n"):
                     break  # the one line a killed judge can leave: cut below
                 if number == 1:
@@ -158,7 +199,7 @@ class ResultLog:
                                            "(its seal does not match the key); the file is left as it is")
                 else:
                     try:
-                        record = GameRecord.from_json(json.loads(raw))
+                        record = GameRecord.from_json(json_value(raw))
                     except ValueError as error:
                         raise ResultsError(f"{self.path}: line {number} is not a game record ({error}): "
                                            f"{raw[:80]!r}; the file is left as it is") from None
@@ -196,6 +237,10 @@ class ResultLog:
             os.close(fd)
 
     def _write(self, record: dict) -> None:
+        """Appends `record` as one line; OSError (a full disk) when it cannot,
+        which may leave a torn last line: --resume cuts it."""
+        if self.failed is not None:
+            raise self.failed
         data = sealed_line(self.key, record) if self.key is not None else \
             (json.dumps(record, separators=(",", ":")) + "\n").encode()
         while data:  # one write; more only if the disk fills up mid-line
@@ -226,7 +271,11 @@ class ResultLog:
                 elif wait > 0:
                     self.sync_due.wait(wait)
                 else:
-                    self._sync()
+                    try:
+                        self._sync()
+                    except OSError as error:
+                        self.failed = error
+                        return
 
     def write_header(self, run: dict) -> None:
         self._new_key()
@@ -237,23 +286,28 @@ class ResultLog:
         self._write(record.to_json())
 
     def close(self) -> None:
-        with self.sync_due:
-            self.closed = True
-            self.sync_due.notify()
-            if self.dirty:
-                self._sync()
-        if self.syncer is not None:
-            self.syncer.join()
-        os.close(self.fd)
+        """Syncs what is written and closes the file; OSError if the sync
+        fails (a full disk), the file closed all the same."""
+        try:
+            with self.sync_due:
+                self.closed = True
+                self.sync_due.notify()
+                if self.dirty and self.failed is None:
+                    self._sync()
+            if self.syncer is not None:
+                self.syncer.join()
+        finally:
+            os.close(self.fd)
+        if self.failed is not None:
+            raise self.failed
 
 
 def read_records(path: str) -> Iterator[GameRecord]:
     """The game records of a results file (the run header left out; a
     half-written last line too). ValueError names a line that is not one,
     or longer than MAX_LINE."""
-    with open(path, encoding="utf-8") as file:
-        for number, line in enumerate(iter(lambda: file.readline(MAX_LINE + 1), ""), 1):
-            if len(line) > MAX_LINE:
-                raise ResultsError(f"{path}: line {number} is longer than {MAX_LINE} characters: not a game record")
-            if number > 1 and line.endswith("\n"):
-                yield GameRecord.from_json(json.loads(line))
+    check_regular(path)
+    with open(path, "rb") as file:
+        for number, line in enumerate(lines_of(file, path), 1):
+            if number > 1 and line.endswith(b"\n"):
+                yield GameRecord.from_json(json_value(line))

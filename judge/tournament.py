@@ -175,7 +175,7 @@ class Runner:
                            buffering=1)  # each of the seat's writes, whole lines, reaches the file at once
                 logs.append(log)
             elif self.course_log_dir:
-                log = CourseTranscript.open(self.course_log_dir, name, "" if self.concurrency == 1 else f".{worker}")
+                log = CourseTranscript.open(self.course_log_dir, name, whole_games=self.concurrency > 1)
                 logs.append(log)
             others = [folder for other, folders in self.folders.items() if other != name for folder in folders]
             seats[name] = ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others)

@@ -19,9 +19,14 @@ import importlib
 import importlib.util
 import os
 import sys
+from typing import Optional, Sequence
 
+from clinea.bounded import MIB, check_size
 from clinea.players.bot import Bot, FunctionBot
 
+# A bot's source file, which Python reads whole to import it (`clinea play
+# mybot.py`, a Kaggle agent file): a generous bound on hand-written code.
+BOT_FILE_LIMIT = 4 * MIB
 BUILTIN: dict[str, str] = {
     "random": "clinea.players.random_player:RandomBot",
     "evaluator": "clinea.players.evaluator_player:EvaluatorBot",
@@ -119,6 +124,7 @@ def load_file(path: str) -> type[Bot]:
     """The bot a user's Python file defines: a Bot subclass (the last one
     defined there), else a `choose(board)` function. The file is imported
     under its own name, so its `if __name__ == "__main__":` block stays idle."""
+    check_size(path, BOT_FILE_LIMIT)
     name = os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(f"clinea_bot_{name}", os.path.abspath(path))
     module = importlib.util.module_from_spec(spec)
@@ -143,6 +149,46 @@ def load_file(path: str) -> type[Bot]:
 
     FileBot.name = name
     return FileBot
+
+
+def launched_player(exe: str, args: Sequence[str] = ()) -> Optional[str]:
+    """The clinea player a program starts: a registered name as the judge
+    takes it, or a launcher in players/ reached through any links (read
+    as players/launch reads it), else None."""
+    if os.sep not in exe:
+        return exe if exe in players() else None
+    if os.path.basename(os.path.realpath(exe)) != "launch":
+        return None
+    path = exe
+    name = os.path.basename(path)
+    while os.path.islink(path):
+        target = os.path.join(os.path.dirname(path), os.readlink(path))
+        if os.path.basename(target) == "launch":
+            break
+        path, name = target, os.path.basename(target)
+    if name == "launch":
+        return args[0] if args else None
+    return name
+
+
+def player_options(name: str) -> dict[str, bool]:
+    """{long option: whether it takes a value} of the registered player `name`."""
+    from clinea.players.driver import build_parser
+
+    actions = build_parser(load(name), name)._option_string_actions
+    return {option: action.nargs != 0 for option, action in actions.items() if option.startswith("--")}
+
+
+def program_options(exe: str, args: Sequence[str]) -> Optional[dict[str, bool]]:
+    """player_options of the clinea player `exe args...` starts; None for
+    any other program, whose options cannot be known."""
+    name = launched_player(exe, args)
+    if name is None:
+        return None
+    try:
+        return player_options(name)
+    except Exception:  # a plug-in that does not import here: unknown, as any program
+        return None
 
 
 def write_launchers(directory: str) -> list[str]:

@@ -33,11 +33,15 @@ from array import array
 from bisect import bisect_left
 from typing import Optional
 
+from clinea.bounded import MIB, read_file, size_text
 from clinea.core import Board, Rules
 from clinea.core.book import BOOK_PLY
 from clinea.core.solver import Solver
 
 LINES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strong_lines_7x6.bin")
+# The shipped file is 1.3 MB packed and 4 MB unpacked (some 400,000 lines).
+FILE_LIMIT = 64 * MIB
+UNPACKED_LIMIT = 64 * MIB
 #: how far the lines are followed, and what a proof must cost to be kept
 MAX_STONES = 20
 MIN_NODES = 30_000
@@ -65,10 +69,17 @@ class StrongLines:
         """The lines in `path`; none if there is no such file (a checkout
         rebuilding it: strong then proves every move itself)."""
         try:
-            with open(path, "rb") as file:
-                data = zlib.decompress(file.read())
+            packed = read_file(path, FILE_LIMIT)
         except FileNotFoundError:
             return cls.of({})
+        unpack = zlib.decompressobj()
+        try:
+            data = unpack.decompress(packed, UNPACKED_LIMIT)
+        except zlib.error as error:
+            raise ValueError(f"{path}: not a file of strong's lines ({error}; rebuild it with make lines)") from None
+        if unpack.unconsumed_tail:
+            raise ValueError(f"{path}: unpacks to more than {size_text(UNPACKED_LIMIT)}, "
+                             "the most allowed for strong's lines (rebuild it with make lines)")
         if not data.startswith(cls.MAGIC):
             raise ValueError(f"{path}: not a file of strong's lines (rebuild it with make lines)")
         data = data[len(cls.MAGIC):]

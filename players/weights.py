@@ -31,6 +31,7 @@ import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from clinea.bounded import MIB, json_value, read_text
 from clinea.core.features import RUN_KINDS, SCALARS, feature_count, feature_groups, feature_names, run_lengths
 
 WINDOWS = "windows"
@@ -39,6 +40,8 @@ MIN_WEIGHT = -1.0
 MAX_WEIGHT = 1.0
 FORMAT = "clinea-greedy-weights/1"
 DEFAULT_FILE = Path(__file__).with_name("greedy_default.json")
+# A weights file is a few hundred bytes (a few KB for c = 64, with "info").
+FILE_LIMIT = MIB
 
 
 def check_weight(value, name: str = "weight") -> float:
@@ -177,10 +180,14 @@ class Weights:
     def load(cls, path) -> "Weights":
         """Reads a weights file; ValueError naming the file and the problem."""
         try:
-            data = json.loads(Path(path).read_text())
+            text = read_text(path, FILE_LIMIT)
         except OSError as error:
             raise ValueError(f"cannot read weights file {path}: {error.strerror}") from None
-        except json.JSONDecodeError as error:
+        except ValueError as error:
+            raise ValueError(f"weights file {error}") from None
+        try:
+            data = json_value(text)
+        except ValueError as error:
             raise ValueError(f"weights file {path} is not JSON: {error}") from None
         try:
             if not isinstance(data, dict) or data.get("format") != FORMAT:

@@ -151,6 +151,8 @@ def test_the_table_numbers_columns_from_0_as_the_results_file_prompt_and_window_
         moves=[0, 0, 0], times=[0, 0, 0], winner=None, reason="draw", forfeit=None, extra="ignored")) + "\n",
      "game g: move 3: column 0 is full"),
     ("file:{\"type\":\"run\"}\nnot json\n", "clinea analyze: "),
+    ("file:{\"type\":\"run\"}\n" + "[" * 100_000 + "\n", "nested deeper than can be read"),
+    ("file:{\"type\":\"run\"}\n" + " " * (5 << 20) + "\n", "bad.jsonl: line 2 is longer than 4 MiB"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, content, message):
     argument = content

@@ -142,3 +142,11 @@ def test_cli_no_book_gives_the_same_scores():
     assert runs[0].stdout == runs[1].stdout
     expected = [f"{moves} {score}" for moves, score in pons_lines("Test_L1_R1")[:30]]
     assert runs[0].stdout.splitlines() == expected
+
+
+def test_a_book_file_over_the_bound_is_refused_naming_it(tmp_path):
+    path = tmp_path / "book.dat"
+    with open(path, "wb") as file:
+        file.truncate(65 << 20)  # sparse: costs no disk
+    with pytest.raises(ValueError, match=f"{path}: larger than 64 MiB"):
+        OpeningBook.from_file(path)

@@ -292,3 +292,15 @@ def test_bad_command_lines_name_the_value_and_range(args, message):
     assert result.returncode == 2
     assert message in result.stderr
     assert result.stdout == ""
+
+
+@pytest.mark.parametrize("content, message", [
+    ("[" * 100_000 + "]" * 100_000, "is not JSON: JSON nested deeper than can be read"),
+    (" " * (2 << 20), "larger than 1 MiB, the most allowed here"),
+])
+def test_a_weights_file_nested_too_deep_or_too_large_is_an_error_naming_it(tmp_path, content, message):
+    path = tmp_path / "w.json"
+    path.write_text(content)
+    result = run_player("--weights", str(path))
+    assert result.returncode == 2 and "Traceback" not in result.stderr, result.stderr
+    assert f"weights file {path}" in result.stderr and message in result.stderr

@@ -1,13 +1,15 @@
 """Runs that go wrong from the outside: results files that are not what they
 should be, --resume on the wrong file, an interrupted run, an SPRT decided
 while other games are still being played, a bad program string."""
+import os
+import resource
 import signal
 import subprocess
 import time
 
 import pytest
 
-from clinea.judge.cli import EXIT_FORFEIT
+from clinea.judge.cli import EXIT_FORFEIT, EXIT_RESULTS_UNWRITABLE
 
 from judge_helpers import C_LINEA, bot, records, run_judge
 
@@ -113,3 +115,97 @@ def test_an_sprt_decided_with_games_in_flight_stays_decided(tmp_path):
     decided = int(sprt[0].split("after ")[1].split()[0])
     assert decided <= played < 200
     assert (f"{played - decided} more game(s) were in flight" in sprt[0]) == (played > decided)
+
+
+def test_ctrl_c_after_a_game_ended_and_before_it_was_counted_counts_it(tmp_path):
+    """A game has ended by the rules and azul has been told it won, when
+    Ctrl-C comes: a finished game, in the tally and in the results file.
+    The judge is held right there: azul's transcript (--log-dir) is a pipe
+    that this test fills up once the first game is in it, so the judge
+    blocks writing azul's lines at the end of the next game, after telling
+    azul the result; Ctrl-C comes then, and the pipe is drained. Azul plays
+    column 0 and rojo column 1: azul connects three in every game."""
+    logs, path = tmp_path / "logs", tmp_path / "r.jsonl"
+    logs.mkdir()
+    os.mkfifo(logs / "azul.log")
+    transcript = os.open(logs / "azul.log", os.O_RDWR)  # a reader and a writer: no open() blocks
+    judge = subprocess.Popen([C_LINEA, "--blue_player", *bot("column_bot.py", "0"),
+                              "--red_player", *bot("column_bot.py", "1"), "--columns", "5", "--rows", "4", "--c", "3",
+                              "--first", "azul", "--iterations", "100", "--seed", "1", "--quiet",
+                              "--log-dir", str(logs), "--results", str(path)],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path)
+    seen = b""
+    try:
+        while b"> ganaste\n" not in seen:
+            seen += os.read(transcript, 65536)
+        os.set_blocking(transcript, False)
+        try:
+            while True:  # whole lines of filler, each write all or nothing (PIPE_BUF bytes)
+                os.write(transcript, b"#" * 4095 + b"\n")
+        except BlockingIOError:
+            pass
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and "pipe_write" not in open(f"/proc/{judge.pid}/wchan").read():
+            time.sleep(0.01)
+        judge.send_signal(signal.SIGINT)
+        while judge.poll() is None:
+            try:
+                seen += os.read(transcript, 65536)
+            except BlockingIOError:
+                time.sleep(0.01)
+    finally:
+        out, err = judge.communicate(timeout=30)
+        os.close(transcript)
+    told = seen.split(b"\n").count(b"> ganaste")
+    assert told >= 2 and judge.returncode == 130, err
+    assert out.startswith(f"{told} games") and f"azul: +{told} " in out, out + err
+    games = records(path)
+    assert len(games) == told
+    assert all(game["winner"] == "azul" and game["moves"] == [0, 1, 0, 1, 0] for game in games)
+
+
+def limited(resource_kind, limit):
+    """A preexec_fn that caps one of the judge's resources: the soft limit,
+    which the seats' sandbox may set anew for the players it starts."""
+    return lambda: resource.setrlimit(resource_kind, (limit, resource.getrlimit(resource_kind)[1]))
+
+
+@pytest.mark.parametrize("device", ["/dev/full", "/dev/zero", "/dev/null"])
+def test_a_device_as_results_is_refused_before_any_game_without_reading_it(device):
+    """/dev/full once made the judge read 21.6 GB looking for the end of its
+    first line; the judge here may use 2 GiB of address space at most."""
+    for option in ("--results", "--resume"):
+        done = run_judge([*MATCH, "--iterations", "2", option, device], timeout=60,
+                         preexec_fn=limited(resource.RLIMIT_AS, 2 << 30))
+        assert done.returncode == 2, done.stdout + done.stderr
+        assert f"{option} {device}: not a regular file" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_a_results_line_over_the_bound_is_refused_naming_the_line_and_the_bound(tmp_path):
+    path = tmp_path / "r.jsonl"
+    a_run(path, games=2)
+    with open(path, "a") as file:
+        file.write("[" * (5 << 20) + "\n")
+    done = refused(["--resume", str(path)], "line 4 is longer than 4 MiB")
+    assert str(path) in done.stderr
+
+
+def test_a_full_disk_stops_the_run_with_one_line_keeping_every_written_game_and_resume_goes_on(tmp_path):
+    """A file size limit (RLIMIT_FSIZE) stands for the full disk: write()
+    fails with EFBIG as it would with ENOSPC, after some whole records."""
+    path = tmp_path / "r.jsonl"
+    run = ["--player", f"a={RANDOM[0]}", "--player", f"b={RANDOM[0]}", "--columns", "5", "--rows", "4", "--c", "3",
+           "--iterations", "40", "--seed", "3", "--quiet"]
+    done = run_judge([*run, "--results", str(path)], preexec_fn=limited(resource.RLIMIT_FSIZE, 6000))
+    assert done.returncode == EXIT_RESULTS_UNWRITABLE, done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+    kept = path.read_bytes().count(b"\n") - 1  # whole lines, the run header aside; a torn last one is not kept
+    assert 0 < kept < 40
+    message = [line for line in done.stderr.splitlines() if str(path) in line]
+    assert len(message) == 1 and "File too large" in message[0], done.stderr
+    assert f"stopped after {kept} games" in message[0] and f"--resume {path}" in message[0]
+    assert done.stdout.startswith(f"{kept} games")
+    resumed = run_judge(["--resume", str(path), "--quiet"])
+    assert resumed.returncode == 0, resumed.stderr
+    ids = [game["id"] for game in records(path)]
+    assert len(ids) == 40 and len(set(ids)) == 40

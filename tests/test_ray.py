@@ -4,7 +4,9 @@ genetic run give what the local backend gives; a judge worker killed
 mid-game, a driver interrupted and resumed, lose no game and count none
 twice; a training worker killed mid-run changes nothing; programs run from
 the directory a job ships; a program a node cannot start stops the run with
-a clear error; local runs never load Ray."""
+a clear error; a table dead beyond its restarts, the node's agent killed, a
+step over its deadline stop the run with one line saying how to resume,
+and nothing of Ray's in the terminal; local runs never load Ray."""
 import csv
 import json
 import os
@@ -108,6 +110,105 @@ def test_worker_killed_mid_game_and_driver_interrupted_lose_nothing(ray_address,
     assert resumed.stdout.startswith(f"{total} games")
 
 
+def killing_until_it_ends(driver, marks, kills: int) -> int:
+    """Kills each new table process (the parent a slow_marker player marks)
+    as it shows up, `kills` times or until the driver ends; the kills made."""
+    killed: set[int] = set()
+    while len(killed) < kills and driver.poll() is None:
+        fresh = {int(pid) for pid in marks.read_text().split()} - killed if marks.exists() else set()
+        for pid in fresh:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+            killed.add(pid)
+        time.sleep(0.05)
+    return len(killed)
+
+
+def test_a_table_that_keeps_dying_stops_the_run_in_one_line_saying_how_to_resume(ray_address, tmp_path):
+    """Ray restarts a table RESTARTS times; one more death is Ray's
+    ActorDiedError, which ended the judge with a traceback."""
+    from clinea.judge.cli import EXIT_RAY_FAILED
+    from clinea.judge.ray_backend import RESTARTS
+
+    marks, results = tmp_path / "marks", tmp_path / "r.jsonl"
+    slow = " ".join(bot("slow_marker.py", str(marks), "0.05"))
+    options = ["--player", f"a={slow}", "--player", f"b={slow}", "--columns", "5", "--rows", "4", "--c", "4",
+               "--p", "10", "--iterations", "6", "--seed", "3", "--quiet"]
+    driver = subprocess.Popen([C_LINEA, *options, "--ray", ray_address, "--concurrency", "1", "--results", str(results),
+                               "--sandbox", "off"],  # the bots mark their tables' pids in a file outside any sandbox
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert killing_until_it_ends(driver, marks, RESTARTS + 1) == RESTARTS + 1
+        stdout, stderr = driver.communicate(timeout=120)
+    finally:
+        driver.kill()
+    assert driver.returncode == EXIT_RAY_FAILED, stderr
+    # Ray's own words (a dead worker's report, a traceback) stay out: one line, the judge's
+    [line] = stderr.strip().splitlines()
+    assert line.startswith("clinea judge: the run on Ray stopped: the table playing game a|b|")
+    assert "ActorDiedError" in line and f"clinea judge --resume {results} plays the rest" in line
+    kept = records(results)
+    assert stdout.startswith(f"{len(kept)} games") and f"its {len(kept)} finished games" in line
+    resumed = run_judge(["--resume", str(results), "--quiet"], timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    ids = [game["id"] for game in records(results)]
+    assert len(ids) == 6 and len(set(ids)) == 6
+
+
+def processes_under(pid: int, title: str) -> list[int]:
+    """The processes descended from `pid` whose title (argv[0]) starts with `title`."""
+    parents, titles = {}, {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as file:
+                    parents[int(entry)] = int(file.read().rsplit(")", 1)[1].split()[1])
+                with open(f"/proc/{entry}/cmdline", "rb") as file:
+                    titles[int(entry)] = file.read().split(b"\0")[0].decode(errors="replace")
+            except OSError:
+                continue
+
+    def under(child: int) -> bool:
+        while child > 1:
+            child = parents.get(child, 0)
+            if child == pid:
+                return True
+        return False
+
+    return [child for child, name in titles.items() if name.startswith(title) and under(child)]
+
+
+def test_the_node_agent_killed_under_a_run_stops_it_in_one_line_saying_how_to_resume(tmp_path):
+    """The judge's own local Ray (--ray) loses its node's agent in the
+    middle of the run, which takes the node and its tables with it: the
+    judge says so and how to go on, and Ray's traceback and its workers'
+    noise stay out of the terminal."""
+    from clinea.judge.cli import EXIT_RAY_FAILED
+
+    marks, results = tmp_path / "marks", tmp_path / "r.jsonl"
+    slow = " ".join(bot("slow_marker.py", str(marks), "0.05"))
+    driver = subprocess.Popen([C_LINEA, "--player", f"a={slow}", "--player", f"b={slow}", "--columns", "5",
+                               "--rows", "4", "--c", "4", "--p", "10", "--iterations", "40", "--seed", "3",
+                               "--quiet", "--ray", "--results", str(results), "--sandbox", "off"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        wait_for(lambda: finished(results) >= 2 or driver.poll() is not None, 180, "the first games")
+        if driver.poll() is None:  # on a loaded machine the agent has been seen to fail by itself
+            [agent] = processes_under(driver.pid, "ray::DashboardAgent")
+            os.kill(agent, signal.SIGKILL)
+        stdout, stderr = driver.communicate(timeout=300)
+    finally:
+        driver.kill()
+    assert driver.returncode == EXIT_RAY_FAILED, stderr
+    [line] = stderr.strip().splitlines()
+    assert line.startswith("clinea judge: the run on Ray stopped: ") and "ActorDiedError" in line
+    kept = records(results)
+    assert f"its {len(kept)} finished games are in {results}: clinea judge --resume {results}" in line
+    assert stdout.startswith(f"{len(kept)} games") and "(raylet)" not in stdout
+
+
 def test_programs_run_from_the_working_directory_the_job_ships(ray_address, tmp_path):
     # what `ray job submit --working-dir .` hands the driver: each node unpacks
     # its own copy of the directory and the tables start the programs there
@@ -142,6 +243,52 @@ def test_a_program_a_node_cannot_start_stops_the_run(ray_address, tmp_path, caps
     assert "exited with status 3 (ModuleNotFoundError: No module named 'clinea')" in message
     assert "player ok" not in message
     assert records(results) == []
+
+
+def test_a_node_check_over_its_deadline_stops_the_run_in_one_line(ray_address, tmp_path, capsys, monkeypatch):
+    """Under memory pressure Ray retried the node check without end and the
+    judge hung; every step has a deadline now. The check waits the judge's
+    2 s start-up grace: a deadline of 0.5 s stands for a check that never ends."""
+    from clinea import ray_cluster
+
+    monkeypatch.setattr(ray_cluster, "STEP_DEADLINE", 0.5)
+    results = tmp_path / "r.jsonl"
+    status = judge_cli.main(["--player", f"a={PLAYERS}/random", "--player", f"b={PLAYERS}/random", "--iterations",
+                             "2", "--quiet", "--ray", ray_address, "--results", str(results)])
+    assert status == judge_cli.EXIT_RAY_FAILED
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("clinea judge: the run on Ray stopped: the check that the 1 node(s) can start the players "
+                           "did not end within 0.5 s")
+    assert f"its 0 finished games are in {results}: clinea judge --resume {results} plays the rest" in line
+
+
+def test_a_game_over_its_deadline_on_ray_stops_the_run_in_one_line(ray_address, tmp_path, capsys, monkeypatch):
+    """A game without a clock may take for ever, as locally; with one, it
+    gets what the clock allows with every replay: 2 s stands for that here,
+    against a player that never answers its second move."""
+    from clinea.judge import ray_backend
+
+    monkeypatch.setattr(ray_backend, "game_deadline", lambda size, clock: 2.0)
+    status = judge_cli.main(["--player", f"a={BOTS}/hang.py", "--player", f"b={PLAYERS}/random", "--iterations", "1",
+                             "--quiet", "--ray", ray_address, "--time-per-move", "0"])
+    assert status == judge_cli.EXIT_RAY_FAILED
+    [line] = capsys.readouterr().err.strip().splitlines()
+    assert line.startswith("clinea judge: the run on Ray stopped: game a|b|0 did not end within 2 s on Ray")
+    assert line.endswith("give --results FILE to keep a run's games and resume it")
+
+
+def test_the_game_deadline_is_what_the_clock_allows_with_every_replay():
+    from clinea.core import Rules
+    from clinea.judge.ray_backend import RESTARTS, STARTUP_GRACE, game_deadline
+    from clinea.judge.referee import Clock
+    from clinea.ray_cluster import STEP_DEADLINE
+
+    size = Rules(7, 6, 4, 21)  # 42 moves at most
+    assert game_deadline(size, Clock()) is None
+    expected = (RESTARTS + 1) * (42 * (1.0 + 0.05) + 2 * STARTUP_GRACE) + STEP_DEADLINE
+    assert game_deadline(size, Clock(per_move=1.0)) == pytest.approx(expected)
+    by_game_clock = (RESTARTS + 1) * (2 * 10 + 42 * (0.5 + 0.05) + 2 * STARTUP_GRACE) + STEP_DEADLINE
+    assert game_deadline(size, Clock(per_move=1.0, game=10, increment=0.5)) == pytest.approx(by_game_clock)
 
 
 def test_genetic_run_on_ray_matches_local(ray_address, tmp_path, capsys):
@@ -182,25 +329,7 @@ print("ray loaded" if "ray" in sys.modules else "ray not loaded")
 def descendants_running(task: str) -> list[int]:
     """The processes under this one (the session's Ray) running `task` now,
     by the title Ray gives a worker while it runs a task."""
-    parents, titles = {}, {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat") as file:
-                    parents[int(entry)] = int(file.read().rsplit(")", 1)[1].split()[1])
-                with open(f"/proc/{entry}/cmdline", "rb") as file:
-                    titles[int(entry)] = file.read().split(b"\0")[0].decode(errors="replace")
-            except OSError:
-                continue
-
-    def under_us(pid: int) -> bool:
-        while pid > 1:
-            pid = parents.get(pid, 0)
-            if pid == os.getpid():
-                return True
-        return False
-
-    return [pid for pid, title in titles.items() if title.startswith(f"ray::{task}") and under_us(pid)]
+    return processes_under(os.getpid(), f"ray::{task}")
 
 
 def test_training_worker_killed_mid_run_gives_the_same_run(ray_address, tmp_path):

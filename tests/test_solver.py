@@ -411,3 +411,12 @@ def test_a_wide_move_search_cut_short_names_only_moves_proved_below_the_score():
         for budget in (300, 3_000, 30_000):
             checked += check_cut_search(solver, truth, board, value, budget)
     assert checked > 0
+
+
+def test_cli_refuses_a_line_over_the_bound_with_one_short_line():
+    moves, score = pons_lines("Test_L3_R1")[0]
+    result = run_cli([], f"{moves}\n" + "4" * (2 << 20) + f"\n{moves}\n")
+    assert result.returncode == 1
+    assert result.stdout.splitlines() == [f"{moves} {score}"]
+    assert result.stderr.strip() == "clinea solve: stdin: line 2 is longer than 1 MiB, the most allowed here " \
+                                    "(not the file it should be?)"

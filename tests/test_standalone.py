@@ -236,3 +236,12 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)
     assert page.returncode == 0, page.stderr
     assert f'"m":{json.dumps(record["moves"], separators=(",", ":"))}' in (tmp_path / "game.html").read_text()
+
+
+def test_clinea_play_refuses_a_bot_file_over_the_bound_naming_it(tmp_path):
+    path = tmp_path / "huge.py"
+    path.write_text(textwrap.dedent(FILE_BOTS["only_choose.py"]) + "#" * (5 << 20) + "\n")
+    done = subprocess.run([str(BIN / "clinea"), "play", str(path)], input="salir\n", capture_output=True,
+                          text=True, timeout=30)
+    assert done.returncode == 2, done.stdout + done.stderr
+    assert done.stderr.strip() == f"clinea play {path}: {path}: larger than 4 MiB, the most allowed here"

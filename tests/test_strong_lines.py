@@ -132,3 +132,11 @@ def test_only_the_standard_game_is_looked_up(size):
     lines = StrongLines.load()
     columns, rows, c, p = size
     assert lines.lookup(Board(columns, rows, c, p)) is None
+
+
+def test_a_file_that_unpacks_past_the_bound_is_refused_before_it_is_unpacked_whole(tmp_path):
+    """A zip bomb: 65 MiB of zeros packed into some 64 KB."""
+    path = tmp_path / "lines.bin"
+    path.write_bytes(zlib.compress(StrongLines.MAGIC + bytes(65 << 20), 1))
+    with pytest.raises(ValueError, match=f"{path}: unpacks to more than 64 MiB"):
+        StrongLines.load(str(path))

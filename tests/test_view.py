@@ -211,10 +211,11 @@ def test_bad_input_exits_2_with_one_line_naming_it(tmp_path, content, message):
 
 
 def test_a_line_longer_than_the_bound_is_refused_not_read_whole(tmp_path):
+    from clinea.bounded import size_text
     from clinea.judge import results
     (tmp_path / "long.jsonl").write_text('{"type": "run", "argv": []}\n' + "x" * (results.MAX_LINE + 10) + "\n")
     result = run("view", "long.jsonl", "--quiet", cwd=tmp_path)
-    assert result.returncode == 2 and f"line 2 is longer than {results.MAX_LINE}" in result.stderr
+    assert result.returncode == 2 and f"line 2 is longer than {size_text(results.MAX_LINE)}" in result.stderr
 
 
 def test_solve_time_out_of_range_is_refused(tmp_path):

@@ -238,25 +238,34 @@ def main(argv: list[str] | None = None) -> int:
             if args.eval_games:
                 evaluation = final_evaluation(best, geometry, args.c, args.eval_games, rng.getrandbits(63), runner)
                 print_evaluation(evaluation)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as stop:
         # the with block has terminated the workers; what is best so far is the result
+        status = getattr(stop, "status", 130)  # 128 + the signal, as a shell reports it
         recorder.close()
         if recorder.best is None:
             print("interrupted before the first iteration ended: nothing to write", file=sys.stderr)
-            return 130
+            return status
         best, score = recorder.best
         print(f"interrupted after {len(recorder.rows)} iterations: writing the best so far "
               f"(fitness {score:.4f})", file=sys.stderr)
         write_results(args, argv, seed, geometry, recorder, budget, best, score, None, prefix, interrupted=True)
-        return 130
+        return status
     finally:
         recorder.close()
     write_results(args, argv, seed, geometry, recorder, budget, best, score, evaluation, prefix)
     return 0
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, which stops a run as Ctrl-C does and exits 128 + 15 = 143."""
+
+    def __init__(self, signum: int):
+        super().__init__(f"signal {signum}")
+        self.status = 128 + signum
+
+
 def _interrupt(signum, frame):
-    raise KeyboardInterrupt
+    raise Terminated(signum)
 
 
 def check_out(prefix: str) -> None:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import contextlib
 from typing import Callable, Optional, Sequence
 
-from clinea.ray_cluster import cluster_cpus, joined
+from clinea.ray_cluster import RayFailure, cluster_cpus, first_line, joined
 from clinea.training.parallel import chunks
 
 # How often Ray runs a chunk again after its worker died.
@@ -44,7 +44,11 @@ class RayPool:
         refs = [self._run_chunk.remote(fn, chunk) for chunk in chunks(items, CHUNKS_PER_CPU * self.jobs)]
         try:
             out = []
-            for part in self.ray.get(refs):
+            try:
+                parts = self.ray.get(refs)
+            except self.ray.exceptions.RayError as error:  # past its retries: one line, not Ray's traceback
+                raise RayFailure(f"clinea train: a chunk of games on Ray failed: {first_line(error)}") from None
+            for part in parts:
                 out.extend(part)
             return out
         except BaseException:

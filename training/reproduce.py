@@ -25,6 +25,7 @@ import sys
 import time
 from pathlib import Path
 
+from clinea.bounded import GIB, MIB, bounded_lines
 from clinea.judge.referee import play_bots
 from clinea.judge.stats import wilson_interval
 from clinea.judge.tournament import random_opening
@@ -102,8 +103,9 @@ def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner, out: Pa
 
 
 def _read_csv(path) -> list[dict]:
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+    """The rows of a training run's CSV (one row per iteration, under 1 KB)."""
+    with open(path, "rb") as f:
+        return list(csv.DictReader(line.decode("utf-8") for line in bounded_lines(f, str(path), MIB, GIB)))
 
 
 def row_figures(result: dict) -> dict:

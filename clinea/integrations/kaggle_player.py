@@ -22,7 +22,9 @@ from typing import Any, Callable
 from clinea.core import Board
 from clinea.integrations import require
 from clinea.integrations.kaggle import kaggle_board
+from clinea.bounded import check_size
 from clinea.players.bot import Bot
+from clinea.players.registry import BOT_FILE_LIMIT
 from clinea.players.driver import main_for
 
 KAGGLE_BUILTIN = ("negamax", "random")
@@ -52,6 +54,7 @@ def load_agent(source: str) -> Callable:
     if not (source.endswith(".py") and os.path.isfile(source)):
         raise ValueError(f"agent {source!r} is neither one of Kaggle's ({', '.join(KAGGLE_BUILTIN)}) "
                          "nor a .py file")
+    check_size(source, BOT_FILE_LIMIT)
     name = os.path.splitext(os.path.basename(source))[0]
     spec = importlib.util.spec_from_file_location(f"kaggle_agent_{name}", os.path.abspath(source))
     module = importlib.util.module_from_spec(spec)

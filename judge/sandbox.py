@@ -109,12 +109,18 @@ class SeatLimits:
         return replace(self, cpu=int(2 * seconds_per_game * games) + 60)
 
     def rlimits(self) -> list[tuple[int, int]]:
-        """(resource, value) of the rlimits every process of the seat gets."""
+        """(resource, value) of the rlimits every process of the seat gets:
+        these limits, or lower ones the judge itself runs under (a process
+        cannot raise its hard limit)."""
         limits = [(resource.RLIMIT_AS, self.memory), (resource.RLIMIT_FSIZE, self.file_size),
                   (resource.RLIMIT_NOFILE, self.open_files)]
         if self.cpu is not None:
             limits.append((resource.RLIMIT_CPU, self.cpu))
-        return limits
+        capped = []
+        for kind, value in limits:
+            hard = resource.getrlimit(kind)[1]
+            capped.append((kind, value if hard == resource.RLIM_INFINITY else min(value, hard)))
+        return capped
 
     def describe(self) -> str:
         def size(value: int) -> str:

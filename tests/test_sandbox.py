@@ -119,3 +119,12 @@ def test_the_judge_is_not_dumpable():
     code = ("import ctypes; from clinea.judge.reaper import become_undumpable; become_undumpable(); "
             "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))")  # PR_GET_DUMPABLE
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True).stdout.strip() == "0"
+
+
+def test_a_judge_under_lower_hard_limits_still_starts_its_seats(tmp_path):
+    # the seats' limits above the judge's own hard limits are capped, not an error at start
+    done = subprocess.run(["prlimit", "--nofile=200:200", "--as=8589934592:8589934592", C_LINEA,
+                           "--blue_player", *bot("random_bot.py"), "--red_player", *bot("random_bot.py"),
+                           "--iterations", "2", "--seat-limits", "open_files=1000"],
+                          capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0 and "2 games" in done.stdout, done.stderr

@@ -20,6 +20,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("clinea.export", "write a player as a single-file Kaggle ConnectX agent (pure Python)"),
     "analyze": ("clinea.analyze", "replay judged games with the solver: every move's value, the blunders, a plot"),
     "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
+    "signature": ("clinea.signature", "one number naming every search's tree (fixed positions and node budgets)"),
 }
 
 EPILOG = """examples:

@@ -4,7 +4,7 @@ import argparse
 
 import pytest
 
-from clinea import match, newbot, solve
+from clinea import match, newbot, signature, solve
 from clinea.judge import cli as judge_cli
 from clinea.players import registry
 from clinea.training import cli as training_cli
@@ -16,6 +16,7 @@ PARSERS = {
     "new-bot": newbot.build_parser,
     "play": lambda: registry.build_parser(registry.players()),
     "train": training_cli.build_parser,
+    "signature": signature.build_parser,
 }
 
 

@@ -3,10 +3,11 @@ Stockfish's `bench`.
 
 Every search of the core runs on fixed positions with fixed node budgets
 (never time: the trees must not depend on the machine's speed): the exact
-solver on each of its three paths (the 64-bit bitboards on 7x6 and other
-small boards, the multi-word bitboards on 9x8 c5 and 10x9 c4, the cell
-array on 15x13), the alpha-beta of `strong` (`core/search.pyx`) and the
-Monte Carlo tree search (`core/mcts.pyx`, seeded). The number folds every
+solver on each of its paths (the 64-bit bitboards on 7x6 and other small
+boards, the multi-word bitboards on 9x8 c5, 10x9 c4 and 14x12 c6, the
+boards of 193 to 256 bits, 15x13 and 16x14, and the cell array on 17x15),
+the alpha-beta of `strong` (`core/search.pyx`) and the Monte Carlo tree
+search (`core/mcts.pyx`, seeded). The number folds every
 part's node count and answers (scores, moves): a change of move order,
 pruning or evaluation changes it, a refactor that claims to change nothing
 keeps it, and its commit quotes it. `tests/test_signature.py` pins it.
@@ -79,8 +80,10 @@ WIDE = [Position(9, 8, 5, None, (2, 1, 4, 1, 7, 7, 7, 6, 3, 1, 7, 0, 6, 6, 0, 7,
         Position(9, 8, 5, None, (4, 3, 7, 8, 5, 1, 5, 0, 3, 1, 0, 0, 4, 3, 1, 8, 2, 4, 3, 3, 0, 6, 0, 0,
                                  5, 5, 2, 3, 0, 1, 1, 1, 0, 1, 1, 4, 4, 3, 8, 3, 8, 4, 7, 8, 2, 6, 7, 2, 4, 4)),
         Position(10, 9, 4, 8), Position(10, 9, 3, 6), Position(14, 12, 6, 7)]
-# the cell array: past 192 bits, playable through the token limit
-CELLS = [Position(15, 13, 4, 5), Position(16, 14, 4, 5, (7, 7)), Position(15, 13, 3, 5)]
+# boards of 193 to 256 bits (15x13, 16x14), playable through the token limit
+FOUR_WORDS = [Position(15, 13, 4, 5), Position(16, 14, 4, 5, (7, 7)), Position(15, 13, 3, 5)]
+# the cell array: past 256 bits
+CELLS = [Position(17, 15, 4, 5), Position(17, 15, 3, 4)]
 # the heuristic searches: the opening of 7x6, and a wide and a big board
 SEARCHED = [standard("4453"), Position(9, 8, 5, None, (4, 4, 3, 5)), Position(14, 12, 6, None, (6, 7)),
             Position(20, 20, 5, None, (10, 9))]
@@ -149,6 +152,7 @@ PARTS: list[Callable[[], Part]] = [
     solver_part("solver 7x6 no book", STANDARD, book=False),
     solver_part("solver bitboards", SMALL),
     solver_part("solver wide", WIDE),
+    solver_part("solver 193-256 bits", FOUR_WORDS),
     solver_part("solver cells", CELLS),
     cut_short_part,
     alphabeta_part,

@@ -3,7 +3,7 @@ from libc.stdint cimport uint64_t
 from .bitboard cimport Geometry
 from .board cimport Board
 from .book cimport BookView
-from .widebits cimport Wide
+from .widebits cimport Wide, Wide4
 
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
@@ -38,6 +38,14 @@ cdef struct Search:
     uint64_t trying        # the root move it was searching when its budget ran out, else 0
     Wide wide_refuted      # the same two on the wide path
     Wide wide_trying
+    Wide4 wide4_refuted    # and on four words
+    Wide4 wide4_trying
+    # the solver's own four words for the boards of 193..256 bits, which the
+    # Board keeps as cells (last: the hot fields above stay close together)
+    bint wide4
+    Wide4 wide4_bottom
+    Wide4 wide4_cells
+    Wide4 wide4_column[SOLVER_MAX_COLUMNS]
 
 cdef class Solver:
     cdef Search s

@@ -59,9 +59,12 @@ and one solve over the word type (words.pxd, a fused type: Cython compiles
 one copy per word), the table keyed on a 64-bit fold of the position's key.
 At about 4 million nodes per CPU second on 9x8 c5, half the 64-bit rate, it
 proves positions of lost games against MCTS with 27 to 34 cells left in
-0.02-0.4 s. Larger
-boards use a plain negamax over the Board's C API (immediate wins, bounds,
-centre-first order, a table keyed on the Zobrist key): exact but slower.
+0.02-0.4 s. Boards of 193 to 256 bits (15x13, 16x14...), which the Board
+keeps as cells, take it on four words the solver fills from the cells at
+the root (Wide4): on 15x13 positions decided within two stones it needs a
+few nodes where the cell array ran out of 2 million. Larger boards use a
+plain negamax over the Board's C API (immediate wins, bounds, centre-first
+order, a table keyed on the Zobrist key): exact but slower.
 
 A budget (``max_nodes``, ``time_limit``) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
@@ -70,10 +73,13 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
+from .bitboard cimport Geometry
 from .board cimport Board
 from .clock cimport monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
-from .widebits cimport WIDE_WORDS, Wide, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero
+from .widebits cimport (
+    WIDE4_BITS, Wide, Wide4, wide4_zero, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero,
+)
 from .words cimport (
     Bits, b_and, b_any, b_lowest, b_lowest_index, b_not, b_or, b_popcount, b_several, b_shr, b_xor, b_zero,
     winning_cells,
@@ -313,8 +319,10 @@ cdef inline Bits column_of(const Search* s, Bits like, int col) noexcept nogil:
     """The cells of column `col`, of the word type of `like`."""
     if Bits is uint64_t:
         return s.column_mask[col]
-    else:
+    elif Bits is Wide:
         return s.wide_column[col]
+    else:
+        return s.wide4_column[col]
 
 
 cdef inline Bits playable(const Search* s, Bits mask) noexcept nogil:
@@ -322,16 +330,20 @@ cdef inline Bits playable(const Search* s, Bits mask) noexcept nogil:
     bottom row carries into it."""
     if Bits is uint64_t:
         return (mask + s.g.bottom) & s.g.cells
-    else:
+    elif Bits is Wide:
         return wide_and(wide_add(mask, s.g.wide_bottom), s.g.wide_cells)
+    else:
+        return wide_and(wide_add(mask, s.wide4_bottom), s.wide4_cells)
 
 
 cdef inline Bits winning(const Search* s, Bits stones, Bits mask) noexcept nogil:
     """Empty cells (playable now or not) where `stones` would make c in a row."""
     if Bits is uint64_t:
         return winning_cells(stones, s.g.cells ^ mask, &s.g)
-    else:
+    elif Bits is Wide:
         return winning_cells(stones, wide_xor(s.g.wide_cells, mask), &s.g)
+    else:
+        return winning_cells(stones, wide_xor(s.wide4_cells, mask), &s.g)
 
 
 cdef inline uint64_t position_key(Bits cur, Bits mask) noexcept nogil:
@@ -339,14 +351,14 @@ cdef inline uint64_t position_key(Bits cur, Bits mask) noexcept nogil:
     bit above each column's stones. Longer than a word it is folded to 64
     bits, a hash then, checked on as many bits as the generic path's
     Zobrist keys."""
-    cdef Wide k
+    cdef Bits k
     cdef uint64_t h = 0
     cdef int i
     if Bits is uint64_t:
         return cur + mask
     else:
         k = wide_add(cur, mask)
-        for i in range(WIDE_WORDS - 1, 0, -1):
+        for i in range(sizeof(k.w) // sizeof(uint64_t) - 1, 0, -1):
             h = mix(h ^ k.w[i])
         return h ^ k.w[0]
 
@@ -355,16 +367,20 @@ cdef inline Bits* refuted_of(Search* s, Bits like) noexcept nogil:
     """Where the root's refuted moves go, for the word type of `like`."""
     if Bits is uint64_t:
         return &s.refuted
-    else:
+    elif Bits is Wide:
         return &s.wide_refuted
+    else:
+        return &s.wide4_refuted
 
 
 cdef inline Bits* trying_of(Search* s, Bits like) noexcept nogil:
     """Where the root's move being searched goes, for the word type of `like`."""
     if Bits is uint64_t:
         return &s.trying
-    else:
+    elif Bits is Wide:
         return &s.wide_trying
+    else:
+        return &s.wide4_trying
 
 
 cdef inline int sorted_moves(Search* s, Bits cur, Bits mask, Bits nonlosing, int n,
@@ -497,6 +513,20 @@ cdef int root_move(Search* s, Bits cur, Bits mask, int n, int target) except -2:
     if s.aborted or reached < target or not b_any(chosen):
         return -1
     return b_lowest_index(chosen) // s.g.stride
+
+
+cdef void four_words(Board board, Wide4* cur, Wide4* mask) noexcept:
+    """The side to move's stones and all stones of `board` (193..256 bits,
+    kept by the Board as cells) on four words."""
+    cdef const Geometry* g = board.c_geometry()
+    cdef int col, row, side = board.c_side()
+    cur[0] = wide4_zero()
+    mask[0] = wide4_zero()
+    for col in range(g.columns):
+        for row in range(board.c_height(col)):
+            wide_set(mask, col * g.stride + row)
+            if board.c_cell(col, row) == side + 1:
+                wide_set(cur, col * g.stride + row)
 
 
 cdef list columns_in(const Search* s, Bits cells):
@@ -685,6 +715,16 @@ cdef class Solver:
                     s.wide_column[col] = wide_zero()
                     for bit in range(col * s.g.stride, col * s.g.stride + s.g.rows):
                         wide_set(&s.wide_column[col], bit)
+            s.wide4 = not s.g.bitboard and not s.g.wide and s.g.columns * s.g.stride <= WIDE4_BITS
+            if s.wide4:
+                s.wide4_bottom = wide4_zero()
+                s.wide4_cells = wide4_zero()
+                for col in range(s.g.columns):
+                    s.wide4_column[col] = wide4_zero()
+                    wide_set(&s.wide4_bottom, col * s.g.stride)
+                    for bit in range(col * s.g.stride, col * s.g.stride + s.g.rows):
+                        wide_set(&s.wide4_column[col], bit)
+                        wide_set(&s.wide4_cells, bit)
         return 0
 
     cdef int _choose_book(self, Board board) except -1:
@@ -714,6 +754,7 @@ cdef class Solver:
         if n >= s.g.max_moves:
             return 0
         cdef Wide cur, mask
+        cdef Wide4 cur4, mask4
         if s.g.bitboard and not self.force_generic:
             with nogil:
                 r = solve(s, board.c_stones(board.c_side()), board.c_occupied(), n, weak)
@@ -722,6 +763,10 @@ cdef class Solver:
             mask = wide_or(board.c_wide_stones(0), board.c_wide_stones(1))
             with nogil:
                 r = solve(s, cur, mask, n, weak)
+        elif s.wide4 and not self.force_generic:
+            four_words(board, &cur4, &mask4)
+            with nogil:
+                r = solve(s, cur4, mask4, n, weak)
         else:
             work = board.copy()
             r = gen_solve(s, work, weak)
@@ -783,11 +828,14 @@ cdef class Solver:
         cdef int n = board.c_moves()
         cdef int target, found
         self._prepare(board, max_nodes, time_limit)
-        cdef bint bits = (s.g.bitboard or s.g.wide) and not self.force_generic
+        cdef bint bits = (s.g.bitboard or s.g.wide or s.wide4) and not self.force_generic
+        cdef Wide4 cur4, mask4
         s.refuted = 0
         s.trying = 0
         s.wide_refuted = wide_zero()
         s.wide_trying = wide_zero()
+        s.wide4_refuted = wide4_zero()
+        s.wide4_trying = wide4_zero()
         if board.c_is_over():
             return None, self._solve_position(board, weak)
         for col in centre_first(board.c_geometry().columns):
@@ -810,9 +858,12 @@ cdef class Solver:
         target = value
         if s.g.bitboard:
             found = root_move(s, board.c_stones(board.c_side()), board.c_occupied(), n, target)
-        else:
+        elif s.g.wide:
             found = root_move(s, board.c_wide_stones(board.c_side()),
-                            wide_or(board.c_wide_stones(0), board.c_wide_stones(1)), n, target)
+                              wide_or(board.c_wide_stones(0), board.c_wide_stones(1)), n, target)
+        else:
+            four_words(board, &cur4, &mask4)
+            found = root_move(s, cur4, mask4, n, target)
         if s.aborted:
             return None
         if found < 0:
@@ -827,13 +878,20 @@ cdef class Solver:
         and wide paths; empty elsewhere."""
         if self.s.g.wide:
             return columns_in(&self.s, self.s.wide_refuted)
+        if self.s.wide4:
+            return columns_in(&self.s, self.s.wide4_refuted)
         return columns_in(&self.s, self.s.refuted)
 
     @property
     def trying(self) -> int | None:
         """The column the last `play_value` was searching when its budget
         ran out, the first in its move order not yet refuted; else None."""
-        columns = columns_in(&self.s, self.s.wide_trying) if self.s.g.wide else columns_in(&self.s, self.s.trying)
+        if self.s.g.wide:
+            columns = columns_in(&self.s, self.s.wide_trying)
+        elif self.s.wide4:
+            columns = columns_in(&self.s, self.s.wide4_trying)
+        else:
+            columns = columns_in(&self.s, self.s.trying)
         return columns[0] if columns else None
 
     def search(self, Board board, limits: Limits = Limits(), bint weak=False, at_least=None) -> SearchResult:

@@ -1,18 +1,19 @@
 # The word type: a position's set of cells as one 64-bit word
-# (bitboard.pxd) or as a multi-word Wide (widebits.pxd), one fused type, so
-# the searches over both are written once (Cython compiles one copy per
-# type: the 64-bit one is the plain word code it replaces).
+# (bitboard.pxd) or as three or four words (Wide, Wide4: widebits.pxd), one
+# fused type, so the searches over all are written once (Cython compiles
+# one copy per type: the 64-bit one is the plain word code it replaces).
 from libc.stdint cimport uint64_t
 
 from .bitboard cimport Geometry, run_starts
 from .widebits cimport (
-    WIDE_WORDS, Wide, wide_add, wide_and, wide_any, wide_lowest, wide_lowest_index, wide_not, wide_or,
+    Wide, Wide4, wide4_zero, wide_add, wide_and, wide_any, wide_lowest, wide_lowest_index, wide_not, wide_or,
     wide_popcount, wide_run_starts, wide_several, wide_shl, wide_shr, wide_xor, wide_zero,
 )
 
 ctypedef fused Bits:
     uint64_t
     Wide
+    Wide4
 
 
 cdef enum:
@@ -23,8 +24,10 @@ cdef inline Bits b_zero(Bits like) noexcept nogil:
     """The empty set, of the type of `like`."""
     if Bits is uint64_t:
         return 0
-    else:
+    elif Bits is Wide:
         return wide_zero()
+    else:
+        return wide4_zero()
 
 
 cdef inline Bits b_and(Bits a, Bits b) noexcept nogil:
@@ -172,30 +175,38 @@ cdef inline Bits winning_cells(Bits stones, Bits empty, const Geometry* g) noexc
     column into the next: it would cross a sentinel bit, never set. The
     direction flags keep every shift within the board's bits (and c within
     MAX_RUN). The Board's threats, the Monte Carlo rollouts and the solver
-    call it; the solver at every node."""
+    call it; the solver at every node, hence c = 4 unrolled here, small
+    enough for the compiler to inline, and any other c apart."""
+    cdef Bits r
+    if g.c != 4:
+        return winning_cells_of_any_c(stones, empty, g)
+    r = b_zero(stones)
+    if g.vertical_wins:
+        r = b_and(b_and(b_shl(stones, 1), b_shl(stones, 2)), b_shl(stones, 3))
+    if g.horizontal_wins:
+        r = b_or(r, runs_through4(stones, g.stride))
+    if g.diagonal_wins:
+        r = b_or(r, runs_through4(stones, g.stride - 1))
+        r = b_or(r, runs_through4(stones, g.stride + 1))
+    return b_and(r, empty)
+
+
+cdef inline Bits winning_cells_of_any_c(Bits stones, Bits empty, const Geometry* g) noexcept nogil:
+    """winning_cells for c other than 4."""
     cdef Bits r = b_zero(stones)
     cdef Bits down
     cdef int j
-    if g.c == 4:
-        if g.vertical_wins:
-            r = b_and(b_and(b_shl(stones, 1), b_shl(stones, 2)), b_shl(stones, 3))
-        if g.horizontal_wins:
-            r = b_or(r, runs_through4(stones, g.stride))
-        if g.diagonal_wins:
-            r = b_or(r, runs_through4(stones, g.stride - 1))
-            r = b_or(r, runs_through4(stones, g.stride + 1))
-    elif g.c == 1:
+    if g.c == 1:
         return empty
-    else:
-        if g.vertical_wins:
-            # only stones below can complete a column
-            down = b_shl(stones, 1)
-            for j in range(2, g.c):
-                down = b_and(down, b_shl(stones, j))
-            r = down
-        if g.horizontal_wins:
-            r = b_or(r, runs_through(stones, g.stride, g.c))
-        if g.diagonal_wins:
-            r = b_or(r, runs_through(stones, g.stride - 1, g.c))
-            r = b_or(r, runs_through(stones, g.stride + 1, g.c))
+    if g.vertical_wins:
+        # only stones below can complete a column
+        down = b_shl(stones, 1)
+        for j in range(2, g.c):
+            down = b_and(down, b_shl(stones, j))
+        r = down
+    if g.horizontal_wins:
+        r = b_or(r, runs_through(stones, g.stride, g.c))
+    if g.diagonal_wins:
+        r = b_or(r, runs_through(stones, g.stride - 1, g.c))
+        r = b_or(r, runs_through(stones, g.stride + 1, g.c))
     return b_and(r, empty)

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint run test signature bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -75,6 +75,12 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 
 test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q
+
+# One number naming every search's tree (solver, alpha-beta, Monte Carlo on
+# fixed positions and node budgets), as Stockfish's bench: a refactor that
+# claims to change nothing quotes it before and after. VERBOSE=1: per part.
+signature: install
+	@$(VENV)/bin/clinea signature $(if $(VERBOSE),--verbose)
 
 bench: install
 	$(PY) benchmarks/playouts.py

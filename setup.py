@@ -10,6 +10,8 @@ import ast
 import glob
 import os
 import shutil
+import subprocess
+import sysconfig
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
@@ -43,16 +45,37 @@ def cython_include_dir() -> str:
     return root
 
 
+def compiler_is_gcc() -> bool:
+    """Whether the C compiler setuptools will call is GCC (whose --param
+    names other compilers do not know)."""
+    command = (sysconfig.get_config_var("CC") or "cc").split()
+    try:
+        done = subprocess.run(command + ["--version"], capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return False
+    return "Free Software Foundation" in done.stdout
+
+
+# GCC stops inlining in a C file once it has grown by 40 % (inline-unit-
+# growth): the solver's three copies of its search (one word, three, four)
+# reach that, and the one-word copy then calls its winning cells and its
+# table stores instead of inlining them: 2.5 % more instructions on the 7x6
+# files (callgrind), about as much time. 100 % inlines them again.
+UNIT_GROWTH = {"solver": ["--param", "inline-unit-growth=100"]}
+
+
 def extensions() -> list[Extension]:
     # -O3 as the project asks; never -march=native in what ships: wheels and
     # the course machines must run the same binary.
+    gcc = compiler_is_gcc()
+    modules = [os.path.splitext(os.path.basename(pyx))[0] for pyx in sorted(glob.glob(os.path.join("core", "*.pyx")))]
     return [
         Extension(
-            "clinea.core." + os.path.splitext(os.path.basename(pyx))[0],
-            [pyx],
-            extra_compile_args=["-O3"],
+            "clinea.core." + name,
+            [os.path.join("core", name + ".pyx")],
+            extra_compile_args=["-O3"] + (UNIT_GROWTH.get(name, []) if gcc else []),
         )
-        for pyx in sorted(glob.glob(os.path.join("core", "*.pyx")))
+        for name in modules
     ]
 
 

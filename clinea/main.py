@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("clinea.analyze", "replay judged games with the solver: every move's value, the blunders, a plot"),
     "view": ("clinea.view", "write a results file's games as one HTML replay page, every move valued by the solver"),
     "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
+    "signature": ("clinea.signature", "one number naming every search's tree (fixed positions and node budgets)"),
 }
 
 EPILOG = """examples:

@@ -24,8 +24,9 @@ from .bitboard cimport (
 )
 from .widebits cimport (
     WIDE_BITS, Wide, wide_and, wide_clear, wide_not, wide_or, wide_set,
-    wide_test, wide_winning_cells, wide_zero,
+    wide_test, wide_zero,
 )
+from .words cimport winning_cells
 from .rng cimport Rng, rng_next, rng_seed
 
 from clinea.core.rules import MAX_SIDE, MAX_TOKENS, Rules, check_range
@@ -271,10 +272,8 @@ cdef class Board:
         if self.wide_wins_ready:
             return
         cdef Wide empty = wide_and(self.g.wide_cells, wide_not(wide_or(self.wide[0], self.wide[1])))
-        self.wide_wins[0] = wide_winning_cells(self.wide[0], empty, self.g.c, self.g.stride,
-                                               self.g.horizontal_wins, self.g.vertical_wins, self.g.diagonal_wins)
-        self.wide_wins[1] = wide_winning_cells(self.wide[1], empty, self.g.c, self.g.stride,
-                                               self.g.horizontal_wins, self.g.vertical_wins, self.g.diagonal_wins)
+        self.wide_wins[0] = winning_cells(self.wide[0], empty, &self.g)
+        self.wide_wins[1] = winning_cells(self.wide[1], empty, &self.g)
         self.wide_wins_ready = True
 
     cdef uint64_t c_key(self) noexcept nogil:

@@ -15,87 +15,9 @@ from libc.stdint cimport uint8_t, uint64_t
 from libc.string cimport memset
 
 from .board cimport Board
-from .bitboard cimport Geometry, first_good_row, popcount, run_starts
-from .widebits cimport (
-    Wide, wide_and, wide_any, wide_not, wide_or, wide_popcount, wide_run_starts,
-    wide_shl, wide_shr, wide_xor, wide_zero,
-)
-
-# The bit-parallel count is written once for both word types.
-ctypedef fused Bits:
-    uint64_t
-    Wide
-
-
-cdef inline Bits b_zero(Bits like) noexcept nogil:
-    """The empty set, of the type of `like`."""
-    if Bits is uint64_t:
-        return 0
-    else:
-        return wide_zero()
-
-
-cdef inline Bits b_and(Bits a, Bits b) noexcept nogil:
-    if Bits is uint64_t:
-        return a & b
-    else:
-        return wide_and(a, b)
-
-
-cdef inline Bits b_or(Bits a, Bits b) noexcept nogil:
-    if Bits is uint64_t:
-        return a | b
-    else:
-        return wide_or(a, b)
-
-
-cdef inline Bits b_xor(Bits a, Bits b) noexcept nogil:
-    if Bits is uint64_t:
-        return a ^ b
-    else:
-        return wide_xor(a, b)
-
-
-cdef inline Bits b_not(Bits a) noexcept nogil:
-    if Bits is uint64_t:
-        return ~a
-    else:
-        return wide_not(a)
-
-
-cdef inline Bits b_shr(Bits a, int n) noexcept nogil:
-    if Bits is uint64_t:
-        return a >> n
-    else:
-        return wide_shr(a, n)
-
-
-cdef inline Bits b_shl(Bits a, int n) noexcept nogil:
-    if Bits is uint64_t:
-        return a << n
-    else:
-        return wide_shl(a, n)
-
-
-cdef inline bint b_any(Bits a) noexcept nogil:
-    if Bits is uint64_t:
-        return a != 0
-    else:
-        return wide_any(a)
-
-
-cdef inline int b_popcount(Bits a) noexcept nogil:
-    if Bits is uint64_t:
-        return popcount(a)
-    else:
-        return wide_popcount(a)
-
-
-cdef inline Bits b_run_starts(Bits stones, int shift, int c) noexcept nogil:
-    if Bits is uint64_t:
-        return run_starts(stones, shift, c)
-    else:
-        return wide_run_starts(stones, shift, c)
+from .bitboard cimport Geometry, first_good_row
+from .widebits cimport Wide
+from .words cimport Bits, b_and, b_any, b_not, b_or, b_popcount, b_run_starts, b_shl, b_shr, b_xor, b_zero
 
 
 cdef inline void settle_zugzwang(long (*counts)[N_FEATURES], const Geometry* g) noexcept nogil:

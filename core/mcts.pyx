@@ -19,8 +19,9 @@ from .clock cimport monotonic
 from .rng cimport Rng, rng_below, rng_seed
 from .widebits cimport (
     WIDE_WORDS, Wide, wide_and, wide_any, wide_bit, wide_lowest_index, wide_not, wide_or, wide_popcount,
-    wide_winning_cells, wide_xor, wide_zero,
+    wide_xor, wide_zero,
 )
+from .words cimport winning_cells
 
 from clinea.core.timeman import Limits, SearchResult
 
@@ -100,8 +101,8 @@ cdef int wide_rollout(Board b, Rng* rng) noexcept nogil:
         if b.c_height(col) < g.rows:
             playable = wide_or(playable, wide_bit(col * g.stride + b.c_height(col)))
     empty = wide_and(g.wide_cells, wide_not(wide_or(stones[0], stones[1])))
-    wins[0] = wide_winning_cells(stones[0], empty, g.c, g.stride, g.horizontal_wins, g.vertical_wins, g.diagonal_wins)
-    wins[1] = wide_winning_cells(stones[1], empty, g.c, g.stride, g.horizontal_wins, g.vertical_wins, g.diagonal_wins)
+    wins[0] = winning_cells(stones[0], empty, g)
+    wins[1] = winning_cells(stones[1], empty, g)
     while moves < g.max_moves:
         if wide_any(wide_and(playable, wins[side])):
             return side
@@ -117,8 +118,7 @@ cdef int wide_rollout(Board b, Rng* rng) noexcept nogil:
         if (index % g.stride) + 1 < g.rows:
             playable = wide_or(playable, wide_bit(index + 1))
         wins[1 - side] = wide_and(wins[1 - side], empty)
-        wins[side] = wide_winning_cells(stones[side], empty, g.c, g.stride, g.horizontal_wins,
-                                        g.vertical_wins, g.diagonal_wins)
+        wins[side] = winning_cells(stones[side], empty, g)
         moves += 1
         side = 1 - side
     return -1

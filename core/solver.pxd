@@ -1,8 +1,9 @@
 from libc.stdint cimport uint64_t
 
+from .bitboard cimport Geometry
 from .board cimport Board
 from .book cimport BookView
-from .widebits cimport Wide
+from .widebits cimport Wide, Wide4
 
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
@@ -13,24 +14,11 @@ cdef struct Table:
     uint64_t index_mask
 
 cdef struct Search:
-    # the game, fixed per geometry
-    int columns
-    int rows
-    int c
-    int stride
-    int max_moves
-    bint vertical
-    bint horizontal
-    bint diagonal
-    uint64_t bottom
-    uint64_t cells
+    # the game: the board's rules and masks (bitboard.pxd), fixed per game
+    Geometry g
     int order[SOLVER_MAX_COLUMNS]       # centre-first column order
-    uint64_t column_mask[64]            # bitboard path only
-    # the wide path (boards of 65..192 bits, widebits.pxd)
-    bint wide
-    Wide wide_bottom
-    Wide wide_cells
-    Wide wide_column[SOLVER_MAX_COLUMNS]
+    uint64_t column_mask[64]            # each column's cells, on the 64-bit path
+    Wide wide_column[SOLVER_MAX_COLUMNS]  # the same on the wide path (widebits.pxd)
     # the transposition tables, one word per entry (see tt_get/tt_put):
     # positions with many moves left in `far`, the others in `near`
     Table far
@@ -50,6 +38,14 @@ cdef struct Search:
     uint64_t trying        # the root move it was searching when its budget ran out, else 0
     Wide wide_refuted      # the same two on the wide path
     Wide wide_trying
+    Wide4 wide4_refuted    # and on four words
+    Wide4 wide4_trying
+    # the solver's own four words for the boards of 193..256 bits, which the
+    # Board keeps as cells (last: the hot fields above stay close together)
+    bint wide4
+    Wide4 wide4_bottom
+    Wide4 wide4_cells
+    Wide4 wide4_column[SOLVER_MAX_COLUMNS]
 
 cdef class Solver:
     cdef Search s

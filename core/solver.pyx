@@ -54,12 +54,17 @@ gives the exact score of every position with 12 stones: a search from an
 earlier position stops there.
 
 Boards of 65 to 192 bits (9x8, 10x9, 14x12...) take the same search on
-multi-word bitboards (widebits.pxd, the Board's own wide path), the table
-keyed on a 64-bit fold of the position's key: at about 3.7 million nodes per
-CPU second on 9x8 c5, half the bitboard path's rate, it proves positions of
-lost games against MCTS with 27 to 34 cells left in 0.02-0.4 s. Larger
-boards use a plain negamax over the Board's C API (immediate wins, bounds,
-centre-first order, a table keyed on the Zobrist key): exact but slower.
+multi-word bitboards (widebits.pxd, the Board's own wide path): one negamax
+and one solve over the word type (words.pxd, a fused type: Cython compiles
+one copy per word), the table keyed on a 64-bit fold of the position's key.
+At about 4 million nodes per CPU second on 9x8 c5, half the 64-bit rate, it
+proves positions of lost games against MCTS with 27 to 34 cells left in
+0.02-0.4 s. Boards of 193 to 256 bits (15x13, 16x14...), which the Board
+keeps as cells, take it on four words the solver fills from the cells at
+the root (Wide4): on 15x13 positions decided within two stones it needs a
+few nodes where the cell array ran out of 2 million. Larger boards use a
+plain negamax over the Board's C API (immediate wins, bounds, centre-first
+order, a table keyed on the Zobrist key): exact but slower.
 
 A budget (``max_nodes``, ``time_limit``) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
@@ -68,12 +73,16 @@ from libc.stdint cimport uint64_t
 from libc.stdlib cimport free
 from libc.string cimport memset
 
+from .bitboard cimport Geometry
 from .board cimport Board
 from .clock cimport monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 from .widebits cimport (
-    WIDE_WORDS, Wide, wide_add, wide_and, wide_any, wide_lowest, wide_lowest_index, wide_not, wide_or,
-    wide_popcount, wide_set, wide_several, wide_shr, wide_winning_cells, wide_xor, wide_zero,
+    WIDE4_BITS, Wide, Wide4, wide4_zero, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero,
+)
+from .words cimport (
+    Bits, b_and, b_any, b_lowest, b_lowest_index, b_not, b_or, b_popcount, b_several, b_shr, b_xor, b_zero,
+    winning_cells,
 )
 
 from clinea.core.book import standard_book
@@ -115,7 +124,7 @@ cdef enum:
 
 cdef inline int score_at(const Search* s, int ply) noexcept nogil:
     """Score of a win by the stone played after `ply` stones, for its player."""
-    return (s.max_moves + 1 - ply) // 2
+    return (s.g.max_moves + 1 - ply) // 2
 
 
 cdef inline int win_now(const Search* s, int n) noexcept nogil:
@@ -133,9 +142,9 @@ cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
     a win needs its (placed + 2)-th stone at the earliest and its c-th at
     least, and that stone must be within the token limit."""
     cdef int placed = n // 2
-    cdef int k = s.c if s.c > placed + 2 else placed + 2
+    cdef int k = s.g.c if s.g.c > placed + 2 else placed + 2
     cdef int ply = n + 2 * (k - placed - 1)
-    if ply < s.max_moves:
+    if ply < s.g.max_moves:
         return score_at(s, ply)
     return 0
 
@@ -144,19 +153,11 @@ cdef inline int lower_bound(const Search* s, int n, int first_chance) noexcept n
     """Worst score of the side to move when the opponent's earliest possible
     win is its `first_chance`-th next stone (1, or 2 once no move lets it win at once)."""
     cdef int placed = (n + 1) // 2
-    cdef int k = s.c if s.c > placed + first_chance else placed + first_chance
+    cdef int k = s.g.c if s.g.c > placed + first_chance else placed + first_chance
     cdef int ply = n + 1 + 2 * (k - placed - 1)
-    if ply < s.max_moves:
+    if ply < s.g.max_moves:
         return -score_at(s, ply)
     return 0
-
-
-cdef inline int popcount(uint64_t x) noexcept nogil:
-    # SWAR: without -mpopcnt (never -march=native) the builtin is a libgcc call
-    x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
-    x = (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
-    x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F
-    return <int>((x * <uint64_t>0x0101010101010101) >> 56)
 
 
 cdef inline uint64_t mix(uint64_t x) noexcept nogil:
@@ -312,146 +313,166 @@ cdef inline bint over_budget(Search* s) noexcept nogil:
     return s.aborted
 
 
-# ------------------------------------------------------- bitboard threats
+# ------------------------------------------------ the search over the word
 
-cdef inline uint64_t runs_through(uint64_t stones, int shift, int c) noexcept nogil:
-    """Cells x with k own stones just before x along `shift` and c-1-k just
-    after, for some k: the cells that would complete a run of c."""
-    cdef uint64_t before[64]
-    cdef uint64_t after[64]
-    cdef uint64_t r = 0
-    cdef int j
-    before[0] = ~(<uint64_t>0)
-    after[0] = ~(<uint64_t>0)
-    for j in range(1, c):
-        before[j] = before[j - 1] & (stones << (j * shift))
-        after[j] = after[j - 1] & (stones >> (j * shift))
-    for j in range(c):
-        r |= before[j] & after[c - 1 - j]
-    return r
-
-
-cdef inline uint64_t runs_through4(uint64_t stones, int s) noexcept nogil:
-    # c = 4 unrolled: the standard game spends most of its time here.
-    cdef uint64_t pair = (stones << s) & (stones << (2 * s))
-    cdef uint64_t r = pair & (stones << (3 * s))
-    r |= pair & (stones >> s)
-    pair = (stones >> s) & (stones >> (2 * s))
-    r |= pair & (stones << s)
-    r |= pair & (stones >> (3 * s))
-    return r
-
-
-cdef inline uint64_t winning_cells(const Search* s, uint64_t stones, uint64_t mask) noexcept nogil:
-    """Empty cells (playable now or not) where `stones` would make c in a row.
-    The direction flags keep every shift below 64 bits."""
-    cdef uint64_t r = 0
-    cdef uint64_t down
-    cdef int j
-    if s.c == 4:
-        if s.vertical:
-            r = (stones << 1) & (stones << 2) & (stones << 3)
-        if s.horizontal:
-            r |= runs_through4(stones, s.stride)
-        if s.diagonal:
-            r |= runs_through4(stones, s.stride - 1)
-            r |= runs_through4(stones, s.stride + 1)
-    elif s.c == 1:
-        r = ~(<uint64_t>0)
+cdef inline Bits column_of(const Search* s, Bits like, int col) noexcept nogil:
+    """The cells of column `col`, of the word type of `like`."""
+    if Bits is uint64_t:
+        return s.column_mask[col]
+    elif Bits is Wide:
+        return s.wide_column[col]
     else:
-        if s.vertical:
-            # only stones below can complete a column
-            down = stones << 1
-            for j in range(2, s.c):
-                down &= stones << j
-            r = down
-        if s.horizontal:
-            r |= runs_through(stones, s.stride, s.c)
-        if s.diagonal:
-            r |= runs_through(stones, s.stride - 1, s.c)
-            r |= runs_through(stones, s.stride + 1, s.c)
-    return r & (s.cells ^ mask)
+        return s.wide4_column[col]
 
 
-cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, int beta,
-                    uint64_t* chosen=NULL) noexcept nogil:
-    """Negamax on bitboards. Precondition: the game is not over and the side
-    to move (stones `cur`) cannot win with its next stone. At the root,
-    `chosen` receives the move (a one-bit mask) that raised alpha or cut off,
-    and `s.refuted` the moves searched to a score at most alpha, or losing
-    at once,
-    so neither the book nor the table may answer there without a move."""
-    cdef uint64_t possible, opp_win, forced, nonlosing, m, key
-    cdef int v, i, j, count, score
-    cdef uint64_t moves[64]
-    cdef int scores[64]
+cdef inline Bits playable(const Search* s, Bits mask) noexcept nogil:
+    """The lowest empty cell of every column that has one: adding the
+    bottom row carries into it."""
+    if Bits is uint64_t:
+        return (mask + s.g.bottom) & s.g.cells
+    elif Bits is Wide:
+        return wide_and(wide_add(mask, s.g.wide_bottom), s.g.wide_cells)
+    else:
+        return wide_and(wide_add(mask, s.wide4_bottom), s.wide4_cells)
+
+
+cdef inline Bits winning(const Search* s, Bits stones, Bits mask) noexcept nogil:
+    """Empty cells (playable now or not) where `stones` would make c in a row."""
+    if Bits is uint64_t:
+        return winning_cells(stones, s.g.cells ^ mask, &s.g)
+    elif Bits is Wide:
+        return winning_cells(stones, wide_xor(s.g.wide_cells, mask), &s.g)
+    else:
+        return winning_cells(stones, wide_xor(s.wide4_cells, mask), &s.g)
+
+
+cdef inline uint64_t position_key(Bits cur, Bits mask) noexcept nogil:
+    """cur + mask is unique per position: adding the mask sets one marker
+    bit above each column's stones. Longer than a word it is folded to 64
+    bits, a hash then, checked on as many bits as the generic path's
+    Zobrist keys."""
+    cdef Bits k
+    cdef uint64_t h = 0
+    cdef int i
+    if Bits is uint64_t:
+        return cur + mask
+    else:
+        k = wide_add(cur, mask)
+        for i in range(sizeof(k.w) // sizeof(uint64_t) - 1, 0, -1):
+            h = mix(h ^ k.w[i])
+        return h ^ k.w[0]
+
+
+cdef inline Bits* refuted_of(Search* s, Bits like) noexcept nogil:
+    """Where the root's refuted moves go, for the word type of `like`."""
+    if Bits is uint64_t:
+        return &s.refuted
+    elif Bits is Wide:
+        return &s.wide_refuted
+    else:
+        return &s.wide4_refuted
+
+
+cdef inline Bits* trying_of(Search* s, Bits like) noexcept nogil:
+    """Where the root's move being searched goes, for the word type of `like`."""
+    if Bits is uint64_t:
+        return &s.trying
+    elif Bits is Wide:
+        return &s.wide_trying
+    else:
+        return &s.wide4_trying
+
+
+cdef inline int sorted_moves(Search* s, Bits cur, Bits mask, Bits nonlosing, int n,
+                             int* moves) noexcept nogil:
+    """The columns of the cells of `nonlosing` into `moves`, the moves
+    making most new threats first, centre-first on ties (a stable
+    insertion); returns how many. Each child's table slot is fetched on
+    the way: its probe is a cache miss."""
+    cdef int scores[SOLVER_MAX_COLUMNS]
+    cdef Bits m, other = b_xor(cur, mask)
+    cdef int i, j, col, score, count = 0
+    for i in range(s.g.columns):
+        col = s.order[i]
+        m = b_and(nonlosing, column_of(s, mask, col))
+        if b_any(m):
+            tt_prefetch(s, position_key(other, b_or(mask, m)), n + 1)
+            score = b_popcount(winning(s, b_or(cur, m), b_or(mask, m)))
+            j = count
+            while j > 0 and scores[j - 1] < score:
+                moves[j] = moves[j - 1]
+                scores[j] = scores[j - 1]
+                j -= 1
+            moves[j] = col
+            scores[j] = score
+            count += 1
+    return count
+
+
+cdef int negamax(Search* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen) noexcept nogil:
+    """Negamax on bitboards of either word type. Precondition: the game is
+    not over and the side to move (stones `cur`) cannot win with its next
+    stone. At the root (`chosen` not NULL), `chosen` receives the move (a
+    one-bit set) that raised alpha or cut off, and refuted_of the moves
+    searched to a score at most alpha, or losing at once, so neither the
+    book nor the table may answer there without a move."""
+    cdef Bits possible, opp_win, forced, nonlosing, m, other
+    cdef uint64_t key
+    cdef int v, i, count
+    cdef int moves[SOLVER_MAX_COLUMNS]
     if over_budget(s):
         return 0
-    if n + 1 >= s.max_moves:
+    if n + 1 >= s.g.max_moves:
         return 0  # its last stone cannot win, and then the game is over
-    if n == s.book.ply and chosen == NULL:
-        v = book_score(&s.book, cur, mask)
-        if v != BOOK_MISS:
-            return v
-    possible = (mask + s.bottom) & s.cells
-    opp_win = winning_cells(s, cur ^ mask, mask)
-    forced = possible & opp_win
-    if forced:
-        if forced & (forced - 1):
+    if Bits is uint64_t:
+        if n == s.book.ply and chosen == NULL:
+            v = book_score(&s.book, cur, mask)
+            if v != BOOK_MISS:
+                return v
+    possible = playable(s, mask)
+    other = b_xor(cur, mask)
+    opp_win = winning(s, other, mask)
+    forced = b_and(possible, opp_win)
+    if b_any(forced):
+        if b_several(forced):
             if chosen != NULL:
-                chosen[0] = forced & -forced
+                chosen[0] = b_lowest(forced)
             return lose_now(s, n)  # two threats to block at once
         possible = forced
-    nonlosing = possible & ~(opp_win >> 1)  # never play under an opponent's winning cell
+    nonlosing = b_and(possible, b_not(b_shr(opp_win, 1)))  # never play under an opponent's winning cell
     if chosen != NULL:
-        s.refuted = ((mask + s.bottom) & s.cells) & ~nonlosing
-    if nonlosing == 0:
+        refuted_of(s, cur)[0] = b_and(playable(s, mask), b_not(nonlosing))
+    if not b_any(nonlosing):
         if chosen != NULL:
-            chosen[0] = possible & -possible  # lost whatever it plays
+            chosen[0] = b_lowest(possible)  # lost whatever it plays
         return lose_now(s, n)
     if chosen != NULL:
-        chosen[0] = nonlosing & -nonlosing
-    if n + 2 >= s.max_moves:
+        chosen[0] = b_lowest(nonlosing)
+    if n + 2 >= s.g.max_moves:
         return 0  # the opponent's last stone cannot win either
-    if nonlosing & (nonlosing - 1) == 0:
+    if not b_several(nonlosing):
         # One move: the child's own entry holds what this one would (negated),
         # so skip this node's table miss and go straight to the child.
         v = within_bounds(lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
         if v != OPEN:
             return v
-        tt_prefetch(s, (cur ^ mask) + (mask | nonlosing), n + 1)
-        return -bb_negamax(s, cur ^ mask, mask | nonlosing, n + 1, -beta, -alpha)
-    key = cur + mask
+        tt_prefetch(s, position_key(other, b_or(mask, nonlosing)), n + 1)
+        return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL)
+    key = position_key(cur, mask)
     if chosen == NULL:
         v = narrow_window(s, key, n, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
         if v != OPEN:
             return v
-    # Order: most new threats first; a stable insertion keeps centre-first on
-    # ties.
-    count = 0
-    for i in range(s.columns):
-        m = nonlosing & s.column_mask[s.order[i]]
-        if m:
-            # the child's probe is a cache miss: start it while we sort
-            tt_prefetch(s, (cur ^ mask) + (mask | m), n + 1)
-            score = popcount(winning_cells(s, cur | m, mask | m))
-            j = count
-            while j > 0 and scores[j - 1] < score:
-                moves[j] = moves[j - 1]
-                scores[j] = scores[j - 1]
-                j -= 1
-            moves[j] = m
-            scores[j] = score
-            count += 1
+    count = sorted_moves(s, cur, mask, nonlosing, n, moves)
     for i in range(count):
-        m = moves[i]
+        m = b_and(nonlosing, column_of(s, mask, moves[i]))
         if chosen != NULL:
-            s.trying = m
-        v = -bb_negamax(s, cur ^ mask, mask | m, n + 1, -beta, -alpha)
+            trying_of(s, cur)[0] = m
+        v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL)
         if s.aborted:
             return 0
         if chosen != NULL:
-            s.trying = 0
+            trying_of(s, cur)[0] = b_zero(m)
         if v >= beta:
             if chosen != NULL:
                 chosen[0] = m
@@ -462,167 +483,77 @@ cdef int bb_negamax(Search* s, uint64_t cur, uint64_t mask, int n, int alpha, in
             if chosen != NULL:
                 chosen[0] = m
         elif chosen != NULL:
-            s.refuted |= m
+            refuted_of(s, cur)[0] = b_or(refuted_of(s, cur)[0], m)
     tt_put_upper(s, key, alpha, n)
     return alpha
 
 
-cdef int bb_solve(Search* s, uint64_t cur, uint64_t mask, int n, bint weak) noexcept nogil:
+cdef int solve(Search* s, Bits cur, Bits mask, int n, bint weak) noexcept nogil:
     """Score (weak: its sign) of a position whose game is not over."""
-    cdef uint64_t possible = (mask + s.bottom) & s.cells
     cdef Bisection window
-    if winning_cells(s, cur, mask) & possible:
+    if b_any(b_and(winning(s, cur, mask), playable(s, mask))):
         return 1 if weak else win_now(s, n)
-    if n + 1 >= s.max_moves:
+    if n + 1 >= s.g.max_moves:
         return 0
     window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak)
     while next_probe(&window):
-        narrow_to(&window, bb_negamax(s, cur, mask, n, window.med, window.med + 1))
+        narrow_to(&window, negamax(s, cur, mask, n, window.med, window.med + 1, <Bits*>NULL))
         if s.aborted:
             return 0
     return bisected_score(&window, weak)
 
 
-# ------------------------------------------------------------- wide path
-
-cdef inline Wide wide_winning(const Search* s, Wide stones, Wide mask) noexcept nogil:
-    """winning_cells on the wide path."""
-    return wide_winning_cells(stones, wide_and(s.wide_cells, wide_not(mask)), s.c, s.stride,
-                              s.horizontal, s.vertical, s.diagonal)
-
-
-cdef inline uint64_t wide_key(Wide cur, Wide mask) noexcept nogil:
-    """cur + mask is unique per position, as on the bitboard path (one marker
-    bit above each column's stones), but longer than a word: folded to 64
-    bits it is a hash, checked on as many bits as the generic path's
-    Zobrist keys."""
-    cdef Wide k = wide_add(cur, mask)
-    cdef uint64_t h = 0
-    cdef int i
-    for i in range(WIDE_WORDS - 1, 0, -1):
-        h = mix(h ^ k.w[i])
-    return h ^ k.w[0]
+cdef int root_move(Search* s, Bits cur, Bits mask, int n, int target) except -2:
+    """play_value's search at the root for a move reaching `target`: its
+    column, or -1 when none does (or the budget ran out: s.aborted)."""
+    cdef Bits chosen = b_zero(cur)
+    cdef int reached
+    with nogil:
+        reached = negamax(s, cur, mask, n, target - 1, target, &chosen)
+    if s.aborted or reached < target or not b_any(chosen):
+        return -1
+    return b_lowest_index(chosen) // s.g.stride
 
 
-cdef int wide_negamax(Search* s, Wide cur, Wide mask, int n, int alpha, int beta,
-                      Wide* chosen=NULL) noexcept nogil:
-    """bb_negamax on multi-word bitboards (widebits.pxd), for boards of up to
-    WIDE_BITS bits: the same threats, pruning, order and table, with
-    s.wide_refuted and s.wide_trying at the root."""
-    cdef Wide possible, opp_win, forced, nonlosing, m, other
-    cdef uint64_t key
-    cdef int v, i, j, count, score
-    cdef int moves[SOLVER_MAX_COLUMNS]   # columns: a Wide each would be a 3 KB frame
-    cdef int scores[SOLVER_MAX_COLUMNS]
-    if over_budget(s):
-        return 0
-    if n + 1 >= s.max_moves:
-        return 0
-    possible = wide_and(wide_add(mask, s.wide_bottom), s.wide_cells)
-    other = wide_xor(cur, mask)
-    opp_win = wide_winning(s, other, mask)
-    forced = wide_and(possible, opp_win)
-    if wide_any(forced):
-        if wide_several(forced):
-            if chosen != NULL:
-                chosen[0] = wide_lowest(forced)
-            return lose_now(s, n)
-        possible = forced
-    nonlosing = wide_and(possible, wide_not(wide_shr(opp_win, 1)))
-    if chosen != NULL:
-        s.wide_refuted = wide_and(wide_and(wide_add(mask, s.wide_bottom), s.wide_cells), wide_not(nonlosing))
-    if not wide_any(nonlosing):
-        if chosen != NULL:
-            chosen[0] = wide_lowest(possible)
-        return lose_now(s, n)
-    if chosen != NULL:
-        chosen[0] = wide_lowest(nonlosing)
-    if n + 2 >= s.max_moves:
-        return 0
-    if not wide_several(nonlosing):
-        v = within_bounds(lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
-        if v != OPEN:
-            return v
-        return -wide_negamax(s, other, wide_or(mask, nonlosing), n + 1, -beta, -alpha)
-    key = wide_key(cur, mask)
-    if chosen == NULL:
-        v = narrow_window(s, key, n, lower_bound(s, n, 2), upper_bound(s, n), &alpha, &beta)
-        if v != OPEN:
-            return v
-    count = 0
-    for i in range(s.columns):
-        m = wide_and(nonlosing, s.wide_column[s.order[i]])
-        if wide_any(m):
-            tt_prefetch(s, wide_key(other, wide_or(mask, m)), n + 1)
-            score = wide_popcount(wide_winning(s, wide_or(cur, m), wide_or(mask, m)))
-            j = count
-            while j > 0 and scores[j - 1] < score:
-                moves[j] = moves[j - 1]
-                scores[j] = scores[j - 1]
-                j -= 1
-            moves[j] = s.order[i]
-            scores[j] = score
-            count += 1
-    for i in range(count):
-        m = wide_and(nonlosing, s.wide_column[moves[i]])
-        if chosen != NULL:
-            s.wide_trying = m
-        v = -wide_negamax(s, other, wide_or(mask, m), n + 1, -beta, -alpha)
-        if s.aborted:
-            return 0
-        if chosen != NULL:
-            s.wide_trying = wide_zero()
-        if v >= beta:
-            if chosen != NULL:
-                chosen[0] = m
-            tt_put_lower(s, key, v, n)
-            return v
-        if v > alpha:
-            alpha = v
-            if chosen != NULL:
-                chosen[0] = m
-        elif chosen != NULL:
-            s.wide_refuted = wide_or(s.wide_refuted, m)
-    tt_put_upper(s, key, alpha, n)
-    return alpha
+cdef void four_words(Board board, Wide4* cur, Wide4* mask) noexcept:
+    """The side to move's stones and all stones of `board` (193..256 bits,
+    kept by the Board as cells) on four words."""
+    cdef const Geometry* g = board.c_geometry()
+    cdef int col, row, side = board.c_side()
+    cur[0] = wide4_zero()
+    mask[0] = wide4_zero()
+    for col in range(g.columns):
+        for row in range(board.c_height(col)):
+            wide_set(mask, col * g.stride + row)
+            if board.c_cell(col, row) == side + 1:
+                wide_set(cur, col * g.stride + row)
 
 
-cdef int wide_solve(Search* s, Wide cur, Wide mask, int n, bint weak) noexcept nogil:
-    """bb_solve on the wide path."""
-    cdef Wide possible = wide_and(wide_add(mask, s.wide_bottom), s.wide_cells)
-    cdef Bisection window
-    if wide_any(wide_and(wide_winning(s, cur, mask), possible)):
-        return 1 if weak else win_now(s, n)
-    if n + 1 >= s.max_moves:
-        return 0
-    window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak)
-    while next_probe(&window):
-        narrow_to(&window, wide_negamax(s, cur, mask, n, window.med, window.med + 1))
-        if s.aborted:
-            return 0
-    return bisected_score(&window, weak)
+cdef list columns_in(const Search* s, Bits cells):
+    """The columns holding a cell of `cells`, in order."""
+    return [col for col in range(s.g.columns) if b_any(b_and(cells, column_of(s, cells, col)))]
 
 
 # ----------------------------------------------------------- generic path
 
 cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
     """Negamax over the Board's C API. Precondition: the game is not over."""
-    cdef int n = b.moves_played
+    cdef int n = b.c_moves()
     cdef int i, col, v
     cdef uint64_t key
     if over_budget(s):
         return 0
-    for i in range(s.columns):
+    for i in range(s.g.columns):
         col = s.order[i]
         if b.c_can_play(col) and b.c_wins_with(col):
             return win_now(s, n)
-    if n + 1 >= s.max_moves:
+    if n + 1 >= s.g.max_moves:
         return 0
     key = b.c_key()
     v = narrow_window(s, key, n, lower_bound(s, n, 1), upper_bound(s, n), &alpha, &beta)
     if v != OPEN:
         return v
-    for i in range(s.columns):
+    for i in range(s.g.columns):
         col = s.order[i]
         if not b.c_can_play(col):
             continue
@@ -641,7 +572,7 @@ cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
 
 
 cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
-    cdef int n = b.moves_played
+    cdef int n = b.c_moves()
     cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak)
     while next_probe(&window):
         narrow_to(&window, gen_negamax(s, b, window.med, window.med + 1))
@@ -767,42 +698,40 @@ cdef class Solver:
             if self.geometry_ is not None:
                 self.reset()
             self.geometry_ = geometry
-            s.columns = board.g.columns
-            s.rows = board.g.rows
-            s.c = board.g.c
-            s.stride = board.g.stride
-            s.max_moves = board.g.max_moves
-            s.near_from = s.max_moves - NEAR_MOVES
+            s.g = board.c_geometry()[0]
+            s.near_from = s.g.max_moves - NEAR_MOVES
             s.code_bits = 8 if score_at(s, 0) < 64 else 16
             s.code_offset = 1 << (s.code_bits - 2)
             s.check_mask = ~(<uint64_t>0) >> s.code_bits
             self._choose_book(board)
-            s.vertical = board.g.vertical_wins
-            s.horizontal = board.g.horizontal_wins
-            s.diagonal = board.g.diagonal_wins
-            s.bottom = board.g.bottom
-            s.cells = board.g.cells
-            order = centre_first(s.columns)
-            for i in range(s.columns):
+            order = centre_first(s.g.columns)
+            for i in range(s.g.columns):
                 s.order[i] = order[i]
-            if board.g.bitboard:
-                for col in range(s.columns):
-                    s.column_mask[col] = (((<uint64_t>1) << s.rows) - 1) << (col * s.stride)
-            s.wide = board.g.wide
-            s.wide_bottom = board.g.wide_bottom
-            s.wide_cells = board.g.wide_cells
-            if s.wide:
-                for col in range(s.columns):
+            if s.g.bitboard:
+                for col in range(s.g.columns):
+                    s.column_mask[col] = (((<uint64_t>1) << s.g.rows) - 1) << (col * s.g.stride)
+            if s.g.wide:
+                for col in range(s.g.columns):
                     s.wide_column[col] = wide_zero()
-                    for bit in range(col * s.stride, col * s.stride + s.rows):
+                    for bit in range(col * s.g.stride, col * s.g.stride + s.g.rows):
                         wide_set(&s.wide_column[col], bit)
+            s.wide4 = not s.g.bitboard and not s.g.wide and s.g.columns * s.g.stride <= WIDE4_BITS
+            if s.wide4:
+                s.wide4_bottom = wide4_zero()
+                s.wide4_cells = wide4_zero()
+                for col in range(s.g.columns):
+                    s.wide4_column[col] = wide4_zero()
+                    wide_set(&s.wide4_bottom, col * s.g.stride)
+                    for bit in range(col * s.g.stride, col * s.g.stride + s.g.rows):
+                        wide_set(&s.wide4_column[col], bit)
+                        wide_set(&s.wide4_cells, bit)
         return 0
 
     cdef int _choose_book(self, Board board) except -1:
         """The standard game's opening book when it applies."""
         self.book_ = None
         self.s.book.ply = -1
-        if self.use_book and not self.force_generic and book_covers(&board.g):
+        if self.use_book and not self.force_generic and book_covers(board.c_geometry()):
             self.book_ = standard_book()
             self.s.book = (<OpeningBook>self.book_).view
         return 0
@@ -816,23 +745,28 @@ cdef class Solver:
     cdef object _solve_position(self, Board board, bint weak):
         """Score of `board` after _prepare, or None if the budget ran out."""
         cdef Search* s = &self.s
-        cdef int n = board.moves_played
+        cdef int n = board.c_moves()
         cdef int r
         cdef Board work
-        if board.winner_ >= 0:
+        if board.c_winner() >= 0:
             # the side to move has lost; the winner placed its last stone
             return -1 if weak else -score_at(s, n - 1)
-        if n >= s.max_moves:
+        if n >= s.g.max_moves:
             return 0
         cdef Wide cur, mask
-        if board.g.bitboard and not self.force_generic:
+        cdef Wide4 cur4, mask4
+        if s.g.bitboard and not self.force_generic:
             with nogil:
-                r = bb_solve(s, board.bits.current, board.bits.mask, n, weak)
-        elif board.g.wide and not self.force_generic:
-            cur = board.wide[n & 1]
-            mask = wide_or(board.wide[0], board.wide[1])
+                r = solve(s, board.c_stones(board.c_side()), board.c_occupied(), n, weak)
+        elif s.g.wide and not self.force_generic:
+            cur = board.c_wide_stones(board.c_side())
+            mask = wide_or(board.c_wide_stones(0), board.c_wide_stones(1))
             with nogil:
-                r = wide_solve(s, cur, mask, n, weak)
+                r = solve(s, cur, mask, n, weak)
+        elif s.wide4 and not self.force_generic:
+            four_words(board, &cur4, &mask4)
+            with nogil:
+                r = solve(s, cur4, mask4, n, weak)
         else:
             work = board.copy()
             r = gen_solve(s, work, weak)
@@ -853,11 +787,11 @@ cdef class Solver:
         columns, ran out."""
         self._prepare(board, max_nodes, time_limit)
         if board.c_is_over():
-            return [None] * board.g.columns
+            return [None] * board.c_geometry().columns
         cdef Board child = board.copy()
-        cdef int n = board.moves_played
+        cdef int n = board.c_moves()
         scores = []
-        for col in range(board.g.columns):
+        for col in range(board.c_geometry().columns):
             if not board.c_can_play(col):
                 scores.append(None)
                 continue
@@ -891,22 +825,23 @@ cdef class Solver:
         left, proving that it is no more costs as much as the move itself
         (a draw is proved not to be a win over every move)."""
         cdef Search* s = &self.s
-        cdef int n = board.moves_played
-        cdef uint64_t chosen = 0
-        cdef Wide wide_chosen = wide_zero(), cur, mask
-        cdef int target, reached
-        cdef bint bits = (board.g.bitboard or board.g.wide) and not self.force_generic
+        cdef int n = board.c_moves()
+        cdef int target, found
         self._prepare(board, max_nodes, time_limit)
+        cdef bint bits = (s.g.bitboard or s.g.wide or s.wide4) and not self.force_generic
+        cdef Wide4 cur4, mask4
         s.refuted = 0
         s.trying = 0
         s.wide_refuted = wide_zero()
         s.wide_trying = wide_zero()
+        s.wide4_refuted = wide4_zero()
+        s.wide4_trying = wide4_zero()
         if board.c_is_over():
             return None, self._solve_position(board, weak)
-        for col in centre_first(board.g.columns):
+        for col in centre_first(board.c_geometry().columns):
             if board.c_can_play(col) and board.c_wins_with(col):
                 return col, 1 if weak else win_now(s, n)
-        if not bits or n + 1 >= s.max_moves:
+        if not bits or n + 1 >= s.g.max_moves:
             scores = self.analyze(board, weak, max_nodes, time_limit)
             if scores is None:
                 return None
@@ -921,24 +856,19 @@ cdef class Solver:
         if weak and value < 0:
             return None, value
         target = value
-        if board.g.bitboard:
-            with nogil:
-                reached = bb_negamax(s, board.bits.current, board.bits.mask, n, target - 1, target, &chosen)
+        if s.g.bitboard:
+            found = root_move(s, board.c_stones(board.c_side()), board.c_occupied(), n, target)
+        elif s.g.wide:
+            found = root_move(s, board.c_wide_stones(board.c_side()),
+                              wide_or(board.c_wide_stones(0), board.c_wide_stones(1)), n, target)
         else:
-            cur = board.wide[n & 1]
-            mask = wide_or(board.wide[0], board.wide[1])
-            with nogil:
-                reached = wide_negamax(s, cur, mask, n, target - 1, target, &wide_chosen)
+            four_words(board, &cur4, &mask4)
+            found = root_move(s, cur4, mask4, n, target)
         if s.aborted:
             return None
-        if reached < target or (chosen == 0 and not wide_any(wide_chosen)):
+        if found < 0:
             raise AssertionError(f"solver: no move reaches the score {value} of {board!r}")
-        if board.g.wide:
-            return wide_lowest_index(wide_chosen) // s.stride, value
-        col = 0
-        while not (chosen >> (col * s.stride)) & s.column_mask[0]:
-            col += 1
-        return col, value
+        return found, value
 
     @property
     def refuted(self) -> list[int]:
@@ -946,23 +876,23 @@ cdef class Solver:
         the score it looked for, even when its budget ran out before a move
         reaching it was found: moves not to fall back on. On the bitboard
         and wide paths; empty elsewhere."""
-        cdef uint64_t bits = self.s.refuted
-        if self.s.wide:
-            return [col for col in range(self.s.columns)
-                    if wide_any(wide_and(self.s.wide_refuted, self.s.wide_column[col]))]
-        return [col for col in range(self.s.columns) if bits & self.s.column_mask[col]]
+        if self.s.g.wide:
+            return columns_in(&self.s, self.s.wide_refuted)
+        if self.s.wide4:
+            return columns_in(&self.s, self.s.wide4_refuted)
+        return columns_in(&self.s, self.s.refuted)
 
     @property
     def trying(self) -> int | None:
         """The column the last `play_value` was searching when its budget
         ran out, the first in its move order not yet refuted; else None."""
-        if self.s.wide:
-            index = wide_lowest_index(self.s.wide_trying)
-            return None if index < 0 else index // self.s.stride
-        for col in range(self.s.columns):
-            if self.s.trying & self.s.column_mask[col]:
-                return col
-        return None
+        if self.s.g.wide:
+            columns = columns_in(&self.s, self.s.wide_trying)
+        elif self.s.wide4:
+            columns = columns_in(&self.s, self.s.wide4_trying)
+        else:
+            columns = columns_in(&self.s, self.s.trying)
+        return columns[0] if columns else None
 
     def search(self, Board board, limits: Limits = Limits(), bint weak=False, at_least=None) -> SearchResult:
         """`play_value` within `limits` (time and nodes), as the players'

@@ -4,7 +4,7 @@ import argparse
 
 import pytest
 
-from clinea import match, newbot, solve, view
+from clinea import match, newbot, signature, solve, view
 from clinea.judge import cli as judge_cli
 from clinea.players import registry
 from clinea.training import cli as training_cli
@@ -17,6 +17,7 @@ PARSERS = {
     "play": lambda: registry.build_parser(registry.players()),
     "train": training_cli.build_parser,
     "view": view.build_parser,
+    "signature": signature.build_parser,
 }
 
 

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint run test bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -72,6 +72,13 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel]"
 	@$(WRITE_LAUNCHERS)
 	touch $@
+
+# Style and habits, as CI checks them before the tests: ruff over the Python
+# (pyflakes, bugbear, pyupgrade for 3.11, import order, simplify; settings in
+# pyproject.toml), cython-lint over the core (it calls pycodestyle from PATH).
+lint: install
+	$(VENV)/bin/ruff check judge players training clinea benchmarks tests setup.py
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint --max-line-length 120 core/*.pyx core/*.pxd
 
 test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q

@@ -73,6 +73,13 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 	@$(WRITE_LAUNCHERS)
 	touch $@
 
+# Style and habits, as CI checks them before the tests: ruff over the Python
+# (pyflakes, bugbear, pyupgrade for 3.11, import order, simplify; settings in
+# pyproject.toml), cython-lint over the core (it calls pycodestyle from PATH).
+lint: install
+	$(VENV)/bin/ruff check judge players training clinea benchmarks tests setup.py
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint --max-line-length 120 core/*.pyx core/*.pxd
+
 test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q
 

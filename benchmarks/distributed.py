@@ -15,8 +15,8 @@ import time
 
 from clinea.core import Rules
 from clinea.core.features import feature_count
-from clinea.judge.referee import Clock
 from clinea.judge.ray_backend import RayRunner
+from clinea.judge.referee import Clock
 from clinea.judge.tournament import Player, Runner, course_schedule
 from clinea.ray_cluster import LOCAL, joined
 from clinea.training import genetic

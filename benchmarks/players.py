@@ -15,11 +15,12 @@ import queue as queue_module
 import statistics
 import time
 
+from plots import time_panels
+
 from clinea.core import Board
 from clinea.players.driver import build_parser
 from clinea.players.random_player import RandomBot
 from clinea.players.registry import load, players
-from plots import time_panels
 
 BOARDS = [("7x6 c=4", 7, 6, 4), ("9x8 c=5", 9, 8, 5), ("20x20 c=5", 20, 20, 5)]
 

@@ -25,9 +25,10 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from plots import time_curves
+
 from clinea.core import Board
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
-from plots import time_curves
 
 FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
 

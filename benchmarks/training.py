@@ -50,7 +50,7 @@ def main() -> None:
     pairs = [(a, b) for a in bots for b in bots if a is not b]
     fast = games_per_second(lambda a, b: play(a, b, geometry), pairs, args.repeats)
     judged = games_per_second(lambda a, b: play_bots(a, b, 7, 6, 4, 21, in_core=False), pairs, args.repeats)
-    print("greedy vs greedy on 7x6, one core (median of %d):" % args.repeats)
+    print(f"greedy vs greedy on 7x6, one core (median of {args.repeats}):")
     print(f"  play_bots, in-C loop        {fast:10,.0f} games/s")
     print(f"  play_bots, Python loop      {judged:10,.0f} games/s   ({fast / judged:.1f}x slower)")
 

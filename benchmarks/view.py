@@ -13,9 +13,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
+from view_games import write_results  # noqa: E402  (the tests' games: random players through the referee)
+
 from clinea.core import Rules  # noqa: E402
 from clinea.view import load_games, page_data, render  # noqa: E402
-from view_games import write_results  # noqa: E402  (the tests' games: random players through the referee)
 
 
 def main() -> int:

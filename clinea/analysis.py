@@ -10,8 +10,8 @@ position the solver cannot finish within the time limit has no value
 """
 from __future__ import annotations
 
+from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Callable, MutableMapping, Optional, Sequence
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
@@ -19,7 +19,7 @@ from clinea.core.solver import Solver
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
 
-def outcome(value: Optional[int]) -> Optional[str]:
+def outcome(value: int | None) -> str | None:
     """The result a value promises the side it is for."""
     if value is None:
         return None
@@ -39,9 +39,9 @@ class MoveMark:
     ply: int                  # 1 for the first move of the game
     player: int               # 0 moved first from the empty board, 1 second
     column: int               # 0-based
-    before: Optional[int]     # the position's value for the mover, before the move
-    after: Optional[int]      # the same player's value once the move is made
-    lost: Optional[str] = None  # "win" or "draw" if the move threw that away
+    before: int | None     # the position's value for the mover, before the move
+    after: int | None      # the same player's value once the move is made
+    lost: str | None = None  # "win" or "draw" if the move threw that away
 
     @property
     def lost_faster(self) -> bool:
@@ -51,7 +51,7 @@ class MoveMark:
         return self.before is not None and self.after is not None and self.before < 0 and self.after < self.before
 
     @property
-    def kept(self) -> Optional[bool]:
+    def kept(self) -> bool | None:
         """Whether the move kept the mover's result; None if unknown."""
         if self.before is None or self.after is None:
             return None
@@ -67,10 +67,10 @@ class GameAnalysis:
     moves: list[int]
     marks: list[MoveMark] = field(default_factory=list)
     #: values along the game for the first player, position 0 (empty) to the end
-    first_player_values: list[Optional[int]] = field(default_factory=list)
+    first_player_values: list[int | None] = field(default_factory=list)
     #: the ply after which the theoretical result stayed the game's final
     #: one (0: from the start), None if the last position's value is unknown
-    decided_at: Optional[int] = None
+    decided_at: int | None = None
 
     def kept_counts(self, player: int) -> tuple[int, int]:
         """How many of `player`'s moves kept its result, and how many could
@@ -88,7 +88,7 @@ class GameAnalysis:
 
 #: what `analyse` keeps of positions it solved, for the games after:
 #: (rules, position key, weak) -> value, None where the time ran out
-SolvedPositions = MutableMapping[tuple, Optional[int]]
+SolvedPositions = MutableMapping[tuple, int | None]
 
 #: the share of the time limit a position gets once `hurry_after` positions
 #: after it ran out of time
@@ -97,8 +97,8 @@ HURRIED_SHARE = 1 / 16
 
 def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
             time_limit: float = 1.0, weak: bool = False,
-            progress: Optional[Callable[[], None]] = None, *,
-            cache: Optional[SolvedPositions] = None, hurry_after: int = 0) -> GameAnalysis:
+            progress: Callable[[], None] | None = None, *,
+            cache: SolvedPositions | None = None, hurry_after: int = 0) -> GameAnalysis:
     """Marks every move of the game `moves` (0-based) played from the empty
     board of `board_size` (columns, rows, c, p). Positions are solved from
     the last to the first, so the later ones fill the solver's table for
@@ -112,7 +112,7 @@ def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
     enough for an opening book or a forced line, while many games of a big
     board would otherwise spend the whole limit on every move."""
     board = Board(*board_size).play_moves(moves)
-    values: list[Optional[int]] = [None] * (len(moves) + 1)  # for the side to move at each position
+    values: list[int | None] = [None] * (len(moves) + 1)  # for the side to move at each position
     unsolved_in_a_row = 0
     hurried = False
     for ply in range(len(moves), -1, -1):
@@ -149,7 +149,7 @@ def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
     return game
 
 
-def finishing_ply(value: int, stones: int, max_moves: int) -> Optional[int]:
+def finishing_ply(value: int, stones: int, max_moves: int) -> int | None:
     """The ply whose stone wins the game under best play from a position of
     `stones` stones whose exact score for the side to move is `value` (the
     solver's, not weak): the game's n-th stone is ply n, so an odd ply is
@@ -167,7 +167,7 @@ def finishing_ply(value: int, stones: int, max_moves: int) -> Optional[int]:
     return placed_before + 1
 
 
-def _decided_at(first_player_values: list[Optional[int]]) -> Optional[int]:
+def _decided_at(first_player_values: list[int | None]) -> int | None:
     """The first position from which the first player's result was the
     final one all the way to the end; looking back stops at a position of
     unknown value (then the answer is "at the latest")."""

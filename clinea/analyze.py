@@ -10,7 +10,7 @@ import itertools
 import json
 import os
 import sys
-from typing import Iterator, Optional
+from collections.abc import Iterator
 
 from clinea.analysis import GameAnalysis, analyse, solver_notation
 from clinea.core import MAX_SIDE, Board
@@ -52,8 +52,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="solver time per position, 0 for no limit (default 1)")
     parser.add_argument("--weak", action="store_true", help="only win/draw/loss values: faster")
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per game to FILE ('-': stdout)")
-    parser.add_argument("--plot", metavar="FILE.png", help="draw the value along the games (the first %d)"
-                        % PLOTTED_GAMES)
+    parser.add_argument("--plot", metavar="FILE.png",
+                        help=f"draw the value along the games (the first {PLOTTED_GAMES})")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     return parser
 
@@ -80,7 +80,7 @@ def games_from(args: argparse.Namespace) -> Iterator[dict]:
     yield {"id": args.games, "size": board.geometry(), "moves": board.moves(), "players": ["X", "O"]}
 
 
-def shown(value: Optional[int]) -> str:
+def shown(value: int | None) -> str:
     return "?" if value is None else f"{value:+d}" if value else "0"
 
 

@@ -12,7 +12,8 @@ from __future__ import annotations
 import json
 import os
 import sys
-from typing import BinaryIO, Iterator, Optional
+from collections.abc import Iterator
+from typing import BinaryIO
 
 KIB = 1 << 10
 MIB = 1 << 20
@@ -65,7 +66,7 @@ def read_text(path: str | os.PathLike, limit: int, encoding: str = "utf-8") -> s
 
 
 def bounded_lines(source: BinaryIO, name: str, line_limit: int,
-                  total_limit: Optional[int] = None) -> Iterator[bytes]:
+                  total_limit: int | None = None) -> Iterator[bytes]:
     """The lines of `source`, each with its newline (the last may lack it),
     refused with TooLarge as soon as a line exceeds `line_limit` bytes or
     the whole, if `total_limit` is given, exceeds `total_limit`: a line is

@@ -24,8 +24,8 @@ from __future__ import annotations
 
 import shlex
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence, Union
 
 from clinea.core import Board
 from clinea.core.timeman import Limits
@@ -36,15 +36,17 @@ from clinea.protocol import COLOURS
 
 __all__ = ["Engine", "Limits", "PlayResult"]
 
+NO_LIMITS = Limits()
+
 
 @dataclass(frozen=True)
 class PlayResult:
     """One answer of a program: the `column` it played (None when it
     forfeited), the seconds it took, and for a forfeit its kind (`timeout`,
     `crash`, `garbage`, `illegal move`) and what happened."""
-    column: Optional[int]
+    column: int | None
     time: float
-    forfeit: Optional[str] = None
+    forfeit: str | None = None
     detail: str = ""
 
     @property
@@ -62,11 +64,11 @@ class Engine:
         self.command = list(command)
         self.sandbox = Sandbox(sandbox)
         self.seat = ProcessSeat(self.command[0], self.command, sandbox=self.sandbox)
-        self.known: Optional[list[int]] = None  # the game's moves the program knows, while a game is on
+        self.known: list[int] | None = None  # the game's moves the program knows, while a game is on
         self.owed = False  # it was told `vos` and owes its first move
 
     @classmethod
-    def popen(cls, command: Union[str, Sequence[str]], sandbox: str = "auto") -> "Engine":
+    def popen(cls, command: str | Sequence[str], sandbox: str = "auto") -> Engine:
         """Starts `command` (a command line, split as a shell would, or its
         words). `sandbox`: auto, strict or off, as `clinea judge --sandbox`."""
         return cls(shlex.split(command) if isinstance(command, str) else command, sandbox)
@@ -81,7 +83,7 @@ class Engine:
         self.known = board.moves()
         self.owed = board.side_to_move == me
 
-    def play(self, board: Board, limits: Limits = Limits()) -> PlayResult:
+    def play(self, board: Board, limits: Limits = NO_LIMITS) -> PlayResult:
         """The program's move in `board`, for the side to move, within
         `limits.time` seconds (0: no limit; nodes and depth mean nothing
         to a program)."""
@@ -89,7 +91,7 @@ class Engine:
         began = time.monotonic()
         try:
             if self.known is not None and moves[:-1] == self.known and not self.owed:
-                last: Optional[int] = moves[-1]
+                last: int | None = moves[-1]
             elif self.known is None or moves != self.known or not self.owed:
                 start = Board(board.columns, board.rows, board.c, board.p)
                 opening = moves if len(moves) != 1 else []  # one move: `el` and the move, as any referee says it
@@ -117,7 +119,7 @@ class Engine:
         self.sandbox.close()
         self.known = None
 
-    def __enter__(self) -> "Engine":
+    def __enter__(self) -> Engine:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import Optional, TextIO
+from typing import TextIO
 
 #: a plain progress line at most this often, and at every tenth of the job
 PLAIN_INTERVAL = 30.0
@@ -14,7 +14,7 @@ PLAIN_INTERVAL = 30.0
 class PlainProgress:
     """The part of tqdm's interface the jobs use, as a line now and then."""
 
-    def __init__(self, total: Optional[int], initial: int, unit: str, desc: str, stream: TextIO):
+    def __init__(self, total: int | None, initial: int, unit: str, desc: str, stream: TextIO):
         self.total = total
         self.count = initial
         self.unit = unit
@@ -24,7 +24,7 @@ class PlainProgress:
         self.postfix = ""
         self.next_tenth = self._tenth_after(initial)
 
-    def _tenth_after(self, count: int) -> Optional[int]:
+    def _tenth_after(self, count: int) -> int | None:
         if not self.total:
             return None
         step = max(1, self.total // 10)
@@ -54,7 +54,7 @@ class PlainProgress:
         pass
 
 
-def progress_bar(total: Optional[int], initial: int = 0, unit: str = "it", desc: str = "",
+def progress_bar(total: int | None, initial: int = 0, unit: str = "it", desc: str = "",
                  stream: TextIO | None = None):
     """A progress reporter with tqdm's update/set_postfix/close."""
     stream = stream or sys.stderr

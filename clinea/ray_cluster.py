@@ -12,8 +12,8 @@ workers' logs, a worker's crash trace) stays in Ray's log files.
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Iterator, Optional, Sequence
 
 # What `--ray` without an address means: a fresh Ray on this machine only,
 # never a cluster that happens to be running here (Ray's own default joins one)
@@ -39,7 +39,7 @@ def import_ray():
 
 
 @contextmanager
-def joined(address: Optional[str], cpus: Optional[int] = None) -> Iterator[object]:
+def joined(address: str | None, cpus: int | None = None) -> Iterator[object]:
     """Ray connected to `address` (Ray's forms: "auto", "HOST:PORT",
     "ray://HOST:PORT"; LOCAL or None starts one on 127.0.0.1 with `cpus`
     CPUs, by default this machine's). A process already connected (a test
@@ -97,7 +97,7 @@ def first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
-def get(ray, refs: Sequence, what: str, deadline: Optional[float] = None) -> list:
+def get(ray, refs: Sequence, what: str, deadline: float | None = None) -> list:
     """ray.get of `refs` within `deadline` seconds (default STEP_DEADLINE);
     RayFailure naming `what` otherwise (it failed, or did not end in time)."""
     deadline = STEP_DEADLINE if deadline is None else deadline

@@ -18,8 +18,8 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable, Sequence
 from importlib import resources
-from typing import Callable, Optional, Sequence
 
 from clinea.analysis import GameAnalysis, SolvedPositions, analyse, finishing_ply
 from clinea.core import Board, Rules
@@ -109,7 +109,7 @@ class Valuer:
     def __init__(self, solve_time: float):
         self.solve_time = solve_time
         self.solver = Solver()
-        self.search: Optional[Search] = None
+        self.search: Search | None = None
         self.solved: SolvedPositions = {}
         self.estimated: dict[tuple, int] = {}
 
@@ -132,7 +132,7 @@ def game_data(record: GameRecord, game: GameAnalysis, valuer: Valuer, index: dic
     """One game in the page's compact form (the keys are read by the page's
     script; see `page_data`)."""
     board = Board(record.columns, record.rows, record.c, record.p)
-    values: list[Optional[int]] = []
+    values: list[int | None] = []
     estimates: dict[int, int] = {}
     for ply, value in enumerate(game.first_player_values):
         if value is not None:
@@ -219,7 +219,7 @@ def render(data: dict) -> str:
     return text.replace("%%CSP%%", policy, 1)
 
 
-def write_view(results: str, output: Optional[str] = None, solve_time: float = DEFAULT_SOLVE_TIME,
+def write_view(results: str, output: str | None = None, solve_time: float = DEFAULT_SOLVE_TIME,
                quiet: bool = False) -> str:
     """Writes the page of the results file `results` to `output` (default
     beside it) and returns its path; ViewError for a file it cannot show."""
@@ -241,7 +241,7 @@ def write_view(results: str, output: Optional[str] = None, solve_time: float = D
     return output
 
 
-def main(argv: Optional[list[str]] = None) -> int:
+def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if not args.solve_time > 0:

@@ -5,7 +5,7 @@ ambiguous among ours (`--co`: --columns or --concurrency): the course's
 reading wins, since a script written for it meant that one."""
 from __future__ import annotations
 
-from typing import Iterable, Optional
+from collections.abc import Iterable
 
 COURSE_OPTIONS = ("--red_player", "--blue_player", "--columns", "--rows", "--c", "--p",
                   "--first", "--iterations", "--ui", "--q")
@@ -15,7 +15,7 @@ class AmbiguousOption(ValueError):
     pass
 
 
-def resolve(word: str, known: Iterable[str]) -> Optional[str]:
+def resolve(word: str, known: Iterable[str]) -> str | None:
     """The full option name `word` stands for (`--iter=5` -> `--iterations`),
     or None when it names no option of ours; raises AmbiguousOption when it
     could be several."""

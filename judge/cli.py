@@ -18,20 +18,20 @@ import shutil
 import signal
 import sys
 import threading
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
-from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea import protocol
+from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea.judge import reaper
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
+from clinea.judge.openings import ORDERS, OpeningsError, read_openings
 from clinea.judge.player_process import end_all_games, kill_all
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
-from clinea.judge.openings import ORDERS, OpeningsError, read_openings
 from clinea.judge.referee import CRASH, Clock, TimeControl
 from clinea.judge.report import Standings, summary
-from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
 from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
+from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
 from clinea.judge.stats import MODELS, Sprt, SprtDecision, sprt_decision
 from clinea.judge.table import MatchStopped, Table, open_window
 from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
@@ -215,7 +215,7 @@ def names_a_program(option: str, word: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def named_option(word: str, options) -> Optional[str]:
+def named_option(word: str, options) -> str | None:
     """The option of `options` that `word` names as argparse reads it: the
     option itself, or the only one it abbreviates."""
     name = word.split("=", 1)[0]
@@ -344,7 +344,7 @@ def check_ranges(parser, args) -> None:
     args.sprt, args.sprt_model = parse_sprt(parser, args.sprt)
 
 
-def parse_sprt(parser, words: Optional[list[str]]) -> tuple[Optional[list[float]], Optional[str]]:
+def parse_sprt(parser, words: list[str] | None) -> tuple[list[float] | None, str | None]:
     """--sprt ELO0 ELO1 ALPHA BETA [model=NAME]: the four numbers and the model asked for."""
     if not words:
         return None, None
@@ -465,7 +465,7 @@ def ray_address_follows(argv: Sequence[str], i: int) -> bool:
     return i + 1 < len(argv) and not argv[i + 1].startswith("-")
 
 
-def main(argv: Optional[Sequence[str]] = None) -> int:
+def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     reaper.become_undumpable()  # a bot outside a sandbox reaches no descriptor of the judge's
     if threading.current_thread() is threading.main_thread():
@@ -480,7 +480,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         kill_all()
 
 
-def seat_game_time(args, control: Optional[TimeControl], moves: int) -> Optional[float]:
+def seat_game_time(args, control: TimeControl | None, moves: int) -> float | None:
     """The seconds a seat's clock lets it think in one game of `moves` moves
     each: its own game clock (--tc), else the run's, else the time per move;
     None when unlimited."""
@@ -493,8 +493,8 @@ def seat_game_time(args, control: Optional[TimeControl], moves: int) -> Optional
     return None
 
 
-def confinement(parser, args, players: list[Player], size: Rules, games: Optional[int],
-                hidden: list[Optional[str]]) -> Sandbox:
+def confinement(parser, args, players: list[Player], size: Rules, games: int | None,
+                hidden: list[str | None]) -> Sandbox:
     """The run's seat sandbox (clinea.judge.sandbox): the results file and
     the logs out of every seat's sight, and a CPU backstop of what the
     run's clock lets a seat's games take."""
@@ -536,9 +536,9 @@ def run(argv: list[str]) -> int:
     humans = any(p.command is None for p in players)
     quiet = args.quiet or args.q
     sprt = Sprt(*args.sprt, model=args.sprt_model) if args.sprt else None
-    decision: Optional[SprtDecision] = None
+    decision: SprtDecision | None = None
 
-    def decide() -> Optional[SprtDecision]:
+    def decide() -> SprtDecision | None:
         tally = standings.tally(names[0], names[1])
         return sprt_decision(sprt, tally.wins, tally.losses, tally.draws, standings.pentanomial(names[0], names[1]))
 
@@ -563,7 +563,7 @@ def run(argv: list[str]) -> int:
     bar = None if quiet or table else progress_bar(total, standings.games, "game")
     forfeits = 0
     # why the results file could not be written (a full disk): the run stops there
-    unwritable: Optional[OSError] = None
+    unwritable: OSError | None = None
 
     def keep(write: Callable[[], None]) -> bool:
         """Runs a write to the results file; on failure stops the run, whose
@@ -621,7 +621,7 @@ def run(argv: list[str]) -> int:
     as_flag = not humans and threading.current_thread() is threading.main_thread()
     previous = signal.signal(signal.SIGINT, interrupt) if as_flag else None
     why = None
-    ray_failure: Optional[RayFailure] = None
+    ray_failure: RayFailure | None = None
     try:
         if sprt is not None:
             decision = decide()

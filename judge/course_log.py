@@ -46,7 +46,7 @@ class CourseTranscript:
         self.held: list[str] = []
 
     @classmethod
-    def open(cls, directory: str, colour: str, whole_games: bool = False) -> "CourseTranscript":
+    def open(cls, directory: str, colour: str, whole_games: bool = False) -> CourseTranscript:
         """The transcript of a `colour` seat in `directory`; `whole_games`
         when other tables write to the same file."""
         os.makedirs(directory, exist_ok=True)
@@ -86,9 +86,7 @@ class CourseTranscript:
             out.append(f"recibo <type 'str'>: {message.strip()}\n")
         elif kind == "> ":
             words = message.split()
-            if len(words) == 2 and not self.pending and words[0] in ("azul", "rojo"):
-                self.pending.append(message)
-            elif len(self.pending) == 1:
+            if len(words) == 2 and not self.pending and words[0] in ("azul", "rojo") or len(self.pending) == 1:
                 self.pending.append(message)
             elif len(self.pending) == 2:
                 out.append(self._game_header(*self.pending, message))

@@ -11,7 +11,7 @@ or an opening that already ends the game is an error naming the line.
 from __future__ import annotations
 
 import random
-from typing import Iterator, Sequence
+from collections.abc import Iterator, Sequence
 
 from clinea.bounded import read_text
 from clinea.core import Board, Rules, parse_moves

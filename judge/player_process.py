@@ -28,13 +28,14 @@ import subprocess
 import sys
 import termios
 import threading
+from collections.abc import Callable, Sequence
 from time import monotonic
-from typing import Callable, Optional, Sequence
 
 from clinea.core.relay import Channel
 from clinea.judge import reaper
 from clinea.judge.sandbox import Launch
-from clinea.judge.spin import SPIN, choice as spin_choice
+from clinea.judge.spin import SPIN
+from clinea.judge.spin import choice as spin_choice
 
 # A line longer than this is garbage, whatever it says: no column needs it.
 MAX_LINE = 4096
@@ -72,7 +73,7 @@ class _Run:
         self.mark = os.urandom(6).hex()  # not `secrets`: its import alone took milliseconds of every start-up
         self.seats = itertools.count()
         self.lock = threading.Lock()
-        self.watchdog: Optional[subprocess.Popen] = None
+        self.watchdog: subprocess.Popen | None = None
         self.watchdog_start = 0  # clock ticks since boot: the judge adopts orphans from then on
         self.live: set[PlayerProcess] = set()
         # a player between its fork and its entry in `live` would look like
@@ -93,7 +94,7 @@ class _Run:
             except OSError:  # no /proc: no orphans told apart either
                 self.watchdog_start = -1
 
-    def adopted(self, leaving: "PlayerProcess") -> Optional[reaper.Adopted]:
+    def adopted(self, leaving: PlayerProcess) -> reaper.Adopted | None:
         """Which children of the judge are orphans, as `leaving` is killed
         (call with `children` held)."""
         with self.lock:
@@ -155,7 +156,7 @@ def _leave_the_terminal() -> None:
         os.close(terminal)
 
 
-def _die_with_the_judge(parent: int, launch: Optional[Launch]) -> None:
+def _die_with_the_judge(parent: int, launch: Launch | None) -> None:
     """preexec_fn of a player: SIGKILL when the judge dies; and if it died
     already, in the instant before, do not start at all. Then its sandbox's
     limits and cgroup, before it runs a single instruction of its own."""
@@ -175,10 +176,10 @@ class PlayerProcess:
     more than that behind). `launch` (clinea.judge.sandbox) confines and
     bounds it; without one it runs as it is."""
 
-    def __init__(self, command: Sequence[str], cwd: Optional[str] = None,
-                 on_stderr: Optional[Callable[[str], None]] = None,
-                 on_idle: Optional[Callable[[], None]] = None,
-                 launch: Optional[Launch] = None):
+    def __init__(self, command: Sequence[str], cwd: str | None = None,
+                 on_stderr: Callable[[str], None] | None = None,
+                 on_idle: Callable[[], None] | None = None,
+                 launch: Launch | None = None):
         RUN.start_watchdog()
         self.launch = launch
         self.seat_mark = f"{RUN.mark}-{next(RUN.seats)}"
@@ -300,7 +301,7 @@ class PlayerProcess:
         """Whether the last answer came within 2 * SPIN of the question."""
         return self.channel.answers_fast
 
-    def read_line(self, timeout: Optional[float], elapsed: float = 0.0) -> str:
+    def read_line(self, timeout: float | None, elapsed: float = 0.0) -> str:
         """The next line of stdout without its newline (and any \\r); raises
         Closed, Overlong, or Silent when `timeout` seconds pass first,
         counted from `elapsed` seconds ago (when the question went out)."""
@@ -336,7 +337,7 @@ class PlayerProcess:
             channel.fill()  # 0 bytes at end of output: shows at the next read
         return channel.unread()
 
-    def exit_status(self, wait: float) -> Optional[int]:
+    def exit_status(self, wait: float) -> int | None:
         """The exit status, waiting up to `wait` seconds; None if still running.
         A negative status is the signal that killed it."""
         try:

@@ -8,13 +8,14 @@ from __future__ import annotations
 import errno
 import threading
 from array import array
-from typing import IO, Optional, Sequence
+from collections.abc import Sequence
+from typing import IO
 
 from clinea import protocol
 from clinea.core import Board
 from clinea.core.relay import ASKED, relay
 from clinea.core.wire import ColumnLines
-from clinea.judge.player_process import Closed, EXIT_CHECK, MAX_LINE, Overlong, PlayerProcess, Silent
+from clinea.judge.player_process import EXIT_CHECK, MAX_LINE, Closed, Overlong, PlayerProcess, Silent
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
 from clinea.judge.sandbox import Sandbox
 from clinea.judge.spin import choice as spin_choice
@@ -48,8 +49,8 @@ class ProcessSeat(Seat):
     (`> ` judge to player, `< ` player to judge, `! ` stderr, `# ` judge notes).
     """
 
-    def __init__(self, name: str, command: Sequence[str], log: Optional[IO[str]] = None,
-                 cwd: Optional[str] = None, sandbox: Optional[Sandbox] = None, others: Sequence[str] = ()):
+    def __init__(self, name: str, command: Sequence[str], log: IO[str] | None = None,
+                 cwd: str | None = None, sandbox: Sandbox | None = None, others: Sequence[str] = ()):
         self.name = name
         self.command = list(command)
         # every process of the seat confined, the folders `others` (the
@@ -58,7 +59,7 @@ class ProcessSeat(Seat):
         self.others = tuple(others)
         self.log = log
         self.cwd = cwd
-        self.process: Optional[PlayerProcess] = None
+        self.process: PlayerProcess | None = None
         self.log_lock = threading.Lock()
         self.pending: list[str] = []
         self.restarts = 0
@@ -145,7 +146,7 @@ class ProcessSeat(Seat):
             detail += f" ({last[-1]})"
         return Forfeit(CRASH, detail)
 
-    def read_line(self, timeout: Optional[float], elapsed: float = 0.0) -> str:
+    def read_line(self, timeout: float | None, elapsed: float = 0.0) -> str:
         """The next line of stdout; raises Forfeit on end of output, a line
         too long, or no line before `timeout` seconds (from `elapsed` ago)."""
         try:
@@ -178,7 +179,7 @@ class ProcessSeat(Seat):
                   protocol.first_line(my_turn, board.moves()))
         self.answer_owed = my_turn
 
-    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+    def ask(self, board: Board, last: int | None, timeout: float | None) -> object:
         self.answer_owed = False
         if last is not None:
             # after `vos` the answer comes unasked; anything before a column we send is extra
@@ -186,7 +187,7 @@ class ProcessSeat(Seat):
             self.send(str(last))
         return self.answer(timeout)
 
-    def answer(self, timeout: Optional[float], elapsed: float = 0.0) -> object:
+    def answer(self, timeout: float | None, elapsed: float = 0.0) -> object:
         self.answer_owed = False
         line = self.read_line(timeout, elapsed)
         self.startup = 0.0
@@ -195,8 +196,8 @@ class ProcessSeat(Seat):
         except protocol.ProtocolError as error:
             raise Forfeit(GARBAGE, str(error)) from None
 
-    def relay_moves(self, opponent: Seat, board: Board, last: Optional[int],
-                    allowed: tuple[Optional[float], Optional[float]], times: list[float]):
+    def relay_moves(self, opponent: Seat, board: Board, last: int | None,
+                    allowed: tuple[float | None, float | None], times: list[float]):
         if not isinstance(opponent, ProcessSeat) or self.process is None or opponent.process is None:
             return None
         startup = array("d", (self.startup, opponent.startup))

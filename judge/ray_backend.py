@@ -32,7 +32,7 @@ import signal
 import subprocess
 import threading
 import time
-from typing import Callable, Iterable, Optional, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
@@ -56,8 +56,8 @@ class Table:
     """One worker of the schedule, on whichever node Ray chooses."""
 
     def __init__(self, players: Sequence[Player], size, clock_factory: Callable[[], Clock],
-                 concurrency: int, log_dir: Optional[str], index: int, cwd: Optional[str],
-                 sandbox: Optional[tuple[str, SeatLimits, tuple[str, ...]]] = None):
+                 concurrency: int, log_dir: str | None, index: int, cwd: str | None,
+                 sandbox: tuple[str, SeatLimits, tuple[str, ...]] | None = None):
         if cwd is not None:
             os.chdir(cwd)
         # the sandbox is made again here: whether bwrap works is this node's question
@@ -72,7 +72,7 @@ class Table:
         close_seats(self.seats, self.logs)
 
 
-def unstartable(commands: dict[str, list[str]], cwd: Optional[str]) -> dict[str, str]:
+def unstartable(commands: dict[str, list[str]], cwd: str | None) -> dict[str, str]:
     """{player: why} for the programs this node cannot start.
 
     A program counts as started when it is still running after the judge's
@@ -106,7 +106,7 @@ def unstartable(commands: dict[str, list[str]], cwd: Optional[str]) -> dict[str,
     return failures
 
 
-def program_cwd(ray) -> Optional[str]:
+def program_cwd(ray) -> str | None:
     """Where the tables start the programs: the driver's directory, unless
     the job ships a working directory, which each node unpacks itself."""
     if "working_dir" in (ray.get_runtime_context().runtime_env or {}):
@@ -114,7 +114,7 @@ def program_cwd(ray) -> Optional[str]:
     return os.getcwd()
 
 
-def check_nodes(ray, players: Sequence[Player], cwd: Optional[str]) -> None:
+def check_nodes(ray, players: Sequence[Player], cwd: str | None) -> None:
     """Raises ProgramUnavailable naming every (node, player) that fails."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -136,7 +136,7 @@ def check_nodes(ray, players: Sequence[Player], cwd: Optional[str]) -> None:
                                  f"({where}; see `clinea judge --help` on --ray):\n" + "\n".join(problems))
 
 
-def game_deadline(size, clock: Clock) -> Optional[float]:
+def game_deadline(size, clock: Clock) -> float | None:
     """Seconds a game may take on Ray, a table's restarts and replays
     included, at most; None when the clock sets no bound (no time limit)."""
     moves = min(size.columns * size.rows, 2 * size.p)
@@ -155,9 +155,9 @@ class RayRunner:
 
     `concurrency` None means one table per CPU of the cluster."""
 
-    def __init__(self, address: Optional[str], players: Sequence[Player], size,
-                 clock_factory: Callable[[], Clock], concurrency: Optional[int] = None,
-                 log_dir: Optional[str] = None, sandbox: Optional[Sandbox] = None):
+    def __init__(self, address: str | None, players: Sequence[Player], size,
+                 clock_factory: Callable[[], Clock], concurrency: int | None = None,
+                 log_dir: str | None = None, sandbox: Sandbox | None = None):
         self.address = address
         self.sandbox = None if sandbox is None else (sandbox.mode, sandbox.limits, sandbox.hidden)
         self.players = list(players)
@@ -216,7 +216,7 @@ class RayRunner:
                 on_record(game)
                 idle.append(table)
             if self.game_deadline is not None:
-                for table, spec, dealt in playing.values():
+                for _table, spec, dealt in playing.values():
                     if time.monotonic() - dealt > self.game_deadline:
                         raise RayFailure(f"game {spec.id} did not end within {self.game_deadline:g} s on Ray, "
                                          "which its clock allows with every replay (is the cluster short of "

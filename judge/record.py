@@ -4,7 +4,6 @@ corrupt or foreign file is refused with the reason instead of misread."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
-from typing import Optional
 
 # the fields of a game line and the JSON types each must have
 _FIELDS = {"id": str, "columns": int, "rows": int, "c": int, "p": int, "players": list, "colours": list,
@@ -28,9 +27,9 @@ class GameRecord:
     opening: tuple[int, ...]
     moves: tuple[int, ...]
     times: tuple[float, ...]
-    winner: Optional[str]
+    winner: str | None
     reason: str
-    forfeit: Optional[str]
+    forfeit: str | None
 
     @property
     def kind(self) -> str:
@@ -41,7 +40,7 @@ class GameRecord:
         return asdict(self)
 
     @classmethod
-    def from_json(cls, data: object) -> "GameRecord":
+    def from_json(cls, data: object) -> GameRecord:
         """The record of a parsed JSON line; ValueError says what is wrong."""
         if not isinstance(data, dict):
             raise ValueError(f"a game record is a JSON object, not {type(data).__name__}")

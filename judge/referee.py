@@ -12,13 +12,16 @@ import enum
 import numbers
 import time
 from array import array
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Optional, Sequence
 
 from clinea.core import Board
-from clinea.protocol import COLOURS, DRAW as DRAWN, LOSS as LOST, WIN as WON
 from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
 from clinea.players.bot import Bot
+from clinea.protocol import COLOURS
+from clinea.protocol import DRAW as DRAWN
+from clinea.protocol import LOSS as LOST
+from clinea.protocol import WIN as WON
 
 
 class End(enum.StrEnum):
@@ -56,12 +59,12 @@ class GameResult:
     including the opening; `times[i]` is the thinking time in seconds of
     `moves[len(opening) + i]`; `forfeit` is the offender's index or None.
     """
-    winner: Optional[int]
+    winner: int | None
     end: End
     moves: list[int]
     times: list[float]
     opening: int = 0
-    forfeit: Optional[int] = None
+    forfeit: int | None = None
     detail: str = ""
 
     @property
@@ -82,7 +85,7 @@ class TimeControl:
     increment: float = 0.0
 
     @classmethod
-    def parse(cls, text: str) -> "TimeControl":
+    def parse(cls, text: str) -> TimeControl:
         """SECONDS[+INC], e.g. 60+0.5; raises ValueError naming the bad value."""
         game, _, increment = text.partition("+")
         try:
@@ -106,12 +109,12 @@ class Clock:
     of `game` and `increment`.
     `grace` is added to every deadline for scheduling noise, so an honest bot
     near its limit is not forfeited by the machine's load."""
-    per_move: Optional[float] = None
-    game: Optional[float] = None
+    per_move: float | None = None
+    game: float | None = None
     increment: float = 0.0
     grace: float = 0.05
     left: list[float] = field(default_factory=list)
-    controls: tuple[Optional[TimeControl], Optional[TimeControl]] = (None, None)
+    controls: tuple[TimeControl | None, TimeControl | None] = (None, None)
 
     @property
     def timed(self) -> bool:
@@ -121,7 +124,7 @@ class Clock:
         games = [control.game if control else self.game for control in self.controls]
         self.left = games if any(game is not None for game in games) else []
 
-    def allowed(self, side: int) -> Optional[float]:
+    def allowed(self, side: int) -> float | None:
         """Seconds `side` may think now, grace included; None = unlimited."""
         limits = [x for x in (self.per_move, self.left[side] if self.left else None) if x is not None]
         return min(limits) + self.grace if limits else None
@@ -146,18 +149,18 @@ class Seat:
         """A game begins on `board` (after any opening); `me` is 0 if this
         seat made the first ply from the empty board. Raises Forfeit."""
 
-    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+    def ask(self, board: Board, last: int | None, timeout: float | None) -> object:
         """This seat's answer for `board`, where the opponent just played
         `last` (None at the first move of the seat). Raises Forfeit."""
         raise NotImplementedError
 
-    def answer(self, timeout: Optional[float], elapsed: float) -> object:
+    def answer(self, timeout: float | None, elapsed: float) -> object:
         """The answer to the question `relay_moves` asked `elapsed` seconds
         ago, read and judged as `ask` does. Raises Forfeit."""
         raise NotImplementedError
 
-    def relay_moves(self, opponent: "Seat", board: Board, last: Optional[int],
-                    allowed: tuple[Optional[float], Optional[float]], times: list[float]):
+    def relay_moves(self, opponent: Seat, board: Board, last: int | None,
+                    allowed: tuple[float | None, float | None], times: list[float]):
         """Plays the moves of this seat (the first player) and `opponent` on
         `board` without the referee, while they need no judgement: what
         two player programs do through clinea.core.relay. `last` is the
@@ -190,7 +193,7 @@ class BotSeat(Seat):
         except Exception as error:  # the bot's bug is its loss, not the judge's
             raise Forfeit(CRASH, f"{type(error).__name__}: {error} (in new_game)") from error
 
-    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+    def ask(self, board: Board, last: int | None, timeout: float | None) -> object:
         try:
             return self.bot.choose(board.copy())
         except Exception as error:
@@ -212,7 +215,7 @@ def check_answer(board: Board, answer: object) -> int:
 
 
 def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
-            clock: Optional[Clock] = None, colours: Sequence[str] = COLOURS,
+            clock: Clock | None = None, colours: Sequence[str] = COLOURS,
             on_move=None) -> GameResult:
     """Plays one game between `seats[0]` (first from the empty board) and
     `seats[1]` on the empty `board`, which it plays on. `colours[i]` is the
@@ -239,7 +242,7 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         except Forfeit as error:
             # seat 1 has not heard of this game if seat 0 failed to start it
             return forfeit(me, error, opponent_started=me == 1)
-    last: Optional[int] = None
+    last: int | None = None
     # no relay with a game clock (the allowance changes every move) or a view to update
     relaying = on_move is None and not clock.left
     while not board.is_over():
@@ -298,7 +301,7 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
 
 
 def play_bots(first: Bot, second: Bot, columns: int, rows: int, c: int, p: int,
-              opening: Sequence[int] = (), clock: Optional[Clock] = None,
+              opening: Sequence[int] = (), clock: Clock | None = None,
               in_core: bool = True) -> GameResult:
     """One in-process game: `first` is player 0 (plays first from the empty
     board; the `opening` plies are played for both sides before the bots take

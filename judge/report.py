@@ -6,12 +6,20 @@ from __future__ import annotations
 
 import collections
 import math
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import Iterable, Optional, Sequence
 
 from clinea.judge.record import GameRecord
-from clinea.judge.stats import (PAIR_SCORES, Estimate, NormalisedElo, Sprt, SprtDecision, estimate, pair_bin,
-                               pentanomial_estimate)
+from clinea.judge.stats import (
+    PAIR_SCORES,
+    Estimate,
+    NormalisedElo,
+    Sprt,
+    SprtDecision,
+    estimate,
+    pair_bin,
+    pentanomial_estimate,
+)
 
 
 @dataclass
@@ -63,7 +71,7 @@ class PlayerStats:
     against: dict = field(default_factory=lambda: collections.defaultdict(Tally))
 
 
-def pair_key(game_id: str) -> Optional[str]:
+def pair_key(game_id: str) -> str | None:
     """The pair a game belongs to when games are paired: the schedules
     number a pairing's games k = 0, 1, ... at the end of the id, and games
     2j and 2j+1 share an opening with the colours swapped."""
@@ -172,8 +180,8 @@ def quote_reason(reason: str, limit: int = 300) -> str:
     return flat if len(flat) <= limit else flat[:limit] + "..."
 
 
-def summary(standings: Standings, names: Sequence[str], games_per_pairing: Optional[int] = None,
-            sprt: Optional[Sprt] = None, decision: Optional[SprtDecision] = None) -> str:
+def summary(standings: Standings, names: Sequence[str], games_per_pairing: int | None = None,
+            sprt: Sprt | None = None, decision: SprtDecision | None = None) -> str:
     """The text printed at the end of a run. An SPRT `decision` stands as
     taken: games that were still being played then count in the tallies,
     and are reported apart, but do not undo it."""
@@ -210,7 +218,7 @@ def format_nelo(est: NormalisedElo) -> str:
     return f"nElo {est.nelo:+.2f} +/- {est.margin:.2f} (95 %)"
 
 
-def sprt_line(sprt: Sprt, tally: Tally, pairs: tuple[int, ...], decision: Optional[SprtDecision], games: int) -> str:
+def sprt_line(sprt: Sprt, tally: Tally, pairs: tuple[int, ...], decision: SprtDecision | None, games: int) -> str:
     if sprt.model == "pentanomial":
         head = (f"SPRT pentanomial nelo0={sprt.elo0:g} nelo1={sprt.elo1:g} alpha={sprt.alpha:g} "
                 f"beta={sprt.beta:g}: ")
@@ -229,7 +237,7 @@ def sprt_line(sprt: Sprt, tally: Tally, pairs: tuple[int, ...], decision: Option
     return line
 
 
-def cross_table(players: dict[str, PlayerStats], names: Sequence[str], games: Optional[int]) -> list[str]:
+def cross_table(players: dict[str, PlayerStats], names: Sequence[str], games: int | None) -> list[str]:
     lines = []
     if games:
         lines.append(f"each pairing plays {games} = {games // 2} x 2 games, alternating colours and first move")

@@ -35,7 +35,7 @@ import stat
 import sys
 import threading
 import time
-from typing import Callable, Iterator, Optional
+from collections.abc import Callable, Iterator
 
 from clinea.bounded import GIB, MIB, bounded_lines, json_value
 from clinea.judge.record import GameRecord
@@ -71,7 +71,7 @@ def sealed_line(key: bytes, record: dict) -> bytes:
     return body[:-1] + SEAL + seal(key, body) + b'"}\n'
 
 
-def unsealed(key: bytes, line: bytes) -> Optional[bytes]:
+def unsealed(key: bytes, line: bytes) -> bytes | None:
     """The line without its seal if the seal is the judge's, else None."""
     at = line.rfind(SEAL)
     if at < 0 or not line.endswith(b'"}\n'):
@@ -143,7 +143,7 @@ def parse_header(line: bytes, path: str) -> dict:
     return header
 
 
-def read_header(path: str) -> Optional[dict]:
+def read_header(path: str) -> dict | None:
     """The run header of an existing, non-empty results file; None if the
     file is missing or empty. ResultsError if its first line is not one."""
     check_regular(path)
@@ -168,9 +168,9 @@ class ResultLog:
 
     def __init__(self, path: str, on_game: Callable[[GameRecord], None] = lambda record: None):
         self.path = path
-        self.header: Optional[dict] = None
+        self.header: dict | None = None
         self.done: set[str] = set()
-        self.key: Optional[bytes] = None
+        self.key: bytes | None = None
         self.refused: list[int] = []  # line numbers of records the judge did not write
         check_writable(path)
         if os.path.exists(path):
@@ -180,9 +180,9 @@ class ResultLog:
         self.dirty = False
         self.closed = False
         self.sync_due = threading.Condition()
-        self.syncer: Optional[threading.Thread] = None
+        self.syncer: threading.Thread | None = None
         # an fsync of the syncer thread that failed (a full disk), raised by the next write
-        self.failed: Optional[OSError] = None
+        self.failed: OSError | None = None
 
     def _load(self, on_game: Callable[[GameRecord], None]) -> None:
         good = 0

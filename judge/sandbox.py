@@ -27,10 +27,8 @@ import resource
 import shutil
 import subprocess
 import sys
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Callable, Iterable, Optional, Sequence
-
-import clinea
 
 MODES = ("auto", "strict", "off")
 # seats of this process, whichever sandbox made them: each cgroup's name
@@ -72,7 +70,7 @@ class SeatLimits:
     the run's clock (see `for_run`), unbounded for an endless match."""
     memory: int = 4 << 30       # bytes of address space per process; the whole seat's, in a cgroup
     processes: int = 128        # processes and threads of the seat
-    cpu: Optional[int] = None   # CPU seconds per process
+    cpu: int | None = None   # CPU seconds per process
     file_size: int = 64 << 20   # bytes of any file it writes
     open_files: int = 256       # descriptors per process
     scratch: int = 64 << 20     # bytes of its private /tmp, and again of /dev/shm
@@ -81,7 +79,7 @@ class SeatLimits:
               "file_size": (1 << 20, 1 << 40), "open_files": (32, 1 << 20), "scratch": (1 << 20, 1 << 40)}
 
     @classmethod
-    def parse(cls, text: str) -> "SeatLimits":
+    def parse(cls, text: str) -> SeatLimits:
         """`memory=2G,processes=64,cpu=600`: the defaults, with those changed."""
         values: dict[str, int] = {}
         for item in filter(None, (part.strip() for part in text.split(","))):
@@ -99,7 +97,7 @@ class SeatLimits:
             values[name] = number
         return cls(**values)
 
-    def for_run(self, seconds_per_game: Optional[float], games: Optional[int]) -> "SeatLimits":
+    def for_run(self, seconds_per_game: float | None, games: int | None) -> SeatLimits:
         """These limits, with an unset CPU limit made what every game of the
         run at its clock could use on two cores, with a minute to spare: a
         backstop for a process that outlives its moves, never an honest
@@ -159,7 +157,7 @@ def _mounts() -> list[tuple[str, str, str]]:
     return [(parts[1], parts[2], parts[3]) for parts in (line.split() for line in lines) if len(parts) >= 4]
 
 
-def _controller_folder(controller: str) -> Optional[str]:
+def _controller_folder(controller: str) -> str | None:
     """The folder of this process's cgroup for `controller`, v1 or v2, if
     this judge may make cgroups under it with the controller enabled."""
     own = _own_cgroups()
@@ -225,7 +223,7 @@ class Cgroups:
                 continue
             self.bases[controller] = base
 
-    def seat(self, label: str, limits: SeatLimits) -> Optional[SeatCgroup]:
+    def seat(self, label: str, limits: SeatLimits) -> SeatCgroup | None:
         """A cgroup per hierarchy for one seat, its limits written; None if
         pids cannot be bounded this way."""
         if "pids" not in self.bases:
@@ -279,8 +277,8 @@ def _bwrap_base(scratch: int) -> list[str]:
             "--setenv", "TMPDIR", "/tmp"]
 
 
-@functools.lru_cache(maxsize=None)
-def bubblewrap_problem() -> Optional[str]:
+@functools.cache
+def bubblewrap_problem() -> str | None:
     """None if bubblewrap confines seats on this machine, else why not."""
     if not sys.platform.startswith("linux"):
         return f"no bubblewrap on {sys.platform}"
@@ -298,7 +296,7 @@ def bubblewrap_problem() -> Optional[str]:
     return None
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _shared_folders() -> tuple[str, ...]:
     """Folders every seat needs whoever names them: the system's, Python's
     (any interpreter a #! line may pick) and clinea's own code (a user's
@@ -350,7 +348,7 @@ def _needed_folders(command: Sequence[str], cwd: str) -> set[str]:
     return {folder for folder in folders if os.path.isdir(folder)}
 
 
-def program_folders(command: Sequence[str], cwd: Optional[str] = None) -> list[str]:
+def program_folders(command: Sequence[str], cwd: str | None = None) -> list[str]:
     """The folders of the files a seat's command names (its program, a
     script, a weights file), where its own data lives: what another seat
     must not read. The interpreter and system folders are not among them."""
@@ -378,9 +376,9 @@ class Launch:
     is gone."""
     command: list[str]
     before_exec: Callable[[], None]
-    cgroup: Optional[SeatCgroup] = None
+    cgroup: SeatCgroup | None = None
     # bwrap's arguments before the command, and the process limit set inside
-    sandbox: Optional[list[str]] = None
+    sandbox: list[str] | None = None
     processes: int = 0
 
     @property
@@ -417,7 +415,7 @@ class Sandbox:
         self.isolated = self.mode != "off" and problem is None
         self.problem = problem
         self.hidden = tuple(os.path.realpath(path) for path in self.hidden)
-        self._cgroups: Optional[Cgroups] = None
+        self._cgroups: Cgroups | None = None
         self.root = os.geteuid() == 0
 
     @property
@@ -437,7 +435,7 @@ class Sandbox:
         return (f"sandbox: {why}: seats are NOT isolated (they can see and signal other processes, "
                 f"read and write your files, use the network); {limits}")
 
-    def launch(self, command: Sequence[str], cwd: Optional[str], others: Iterable[str] = ()) -> Launch:
+    def launch(self, command: Sequence[str], cwd: str | None, others: Iterable[str] = ()) -> Launch:
         """How to start `command` in `cwd` confined, with the folders
         `others` (other seats' program folders) out of its sight."""
         cgroup = self.cgroups.seat(f"seat-{next(_SEATS)}", self.limits)
@@ -456,7 +454,7 @@ class Sandbox:
         processes = self.limits.processes if cgroup is None and not self.root else 0
         return Launch(command, before_exec, cgroup, bwrap, processes)
 
-    def _bubblewrap(self, command: list[str], cwd: Optional[str],
+    def _bubblewrap(self, command: list[str], cwd: str | None,
                     others: Iterable[str]) -> tuple[list[str], list[str]]:
         """(the command as it runs inside, bwrap's arguments before it)."""
         here = os.path.realpath(cwd or os.getcwd())

@@ -26,8 +26,8 @@ from __future__ import annotations
 
 import os
 from collections import deque
+from collections.abc import Callable, Iterable
 from time import monotonic
-from typing import Callable, Iterable, Optional
 
 SPIN = 50e-6
 # Samples the choice is the median of.
@@ -59,7 +59,7 @@ class SpinChoice:
     thread, fewer tasks run than there are other cores; else 0. Always 0 on
     a single usable CPU, or where /proc cannot say."""
 
-    def __init__(self, cpus: Optional[int] = None,
+    def __init__(self, cpus: int | None = None,
                  count: Callable[[Iterable[int]], int] = others_running,
                  clock: Callable[[], float] = monotonic):
         self.cpus = len(os.sched_getaffinity(0)) if cpus is None else cpus

@@ -11,8 +11,8 @@ own counts and test, the pentanomial ones, below.
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Optional, Sequence
 
 Z95 = 1.959963984540054  # two-sided 95 % quantile of the standard normal
 
@@ -37,7 +37,7 @@ class Estimate:
     elo: float
     low: float             # 95 % interval of the Elo difference
     high: float
-    los: Optional[float]   # likelihood of superiority, None without decisive games
+    los: float | None   # likelihood of superiority, None without decisive games
 
 
 def score_variance(wins: int, losses: int, draws: int) -> float:
@@ -47,7 +47,7 @@ def score_variance(wins: int, losses: int, draws: int) -> float:
     return (wins * (1 - s) ** 2 + draws * (0.5 - s) ** 2 + losses * s ** 2) / n
 
 
-def los(wins: int, losses: int) -> Optional[float]:
+def los(wins: int, losses: int) -> float | None:
     """Probability that the player is the stronger one, from the decisive
     games only (draws carry no information about it)."""
     if wins + losses == 0:
@@ -55,7 +55,7 @@ def los(wins: int, losses: int) -> Optional[float]:
     return 0.5 * (1.0 + math.erf((wins - losses) / math.sqrt(2.0 * (wins + losses))))
 
 
-def estimate(wins: int, losses: int, draws: int) -> Optional[Estimate]:
+def estimate(wins: int, losses: int, draws: int) -> Estimate | None:
     n = wins + losses + draws
     if n == 0:
         return None
@@ -125,7 +125,7 @@ class Sprt:
         the game pairs."""
         return pentanomial_llr(pairs, self.elo0, self.elo1)
 
-    def verdict_of(self, value: float) -> Optional[str]:
+    def verdict_of(self, value: float) -> str | None:
         """"H1" (accept elo1), "H0" (accept elo0) or None (keep playing) at LLR `value`."""
         if value >= self.upper:
             return "H1"
@@ -133,7 +133,7 @@ class Sprt:
             return "H0"
         return None
 
-    def verdict(self, wins: int, losses: int, draws: int) -> Optional[str]:
+    def verdict(self, wins: int, losses: int, draws: int) -> str | None:
         return self.verdict_of(self.llr(wins, losses, draws))
 
 
@@ -146,7 +146,7 @@ class SprtDecision:
     losses: int
     draws: int
     llr: float
-    pairs: Optional[tuple[int, ...]] = None
+    pairs: tuple[int, ...] | None = None
 
     @property
     def games(self) -> int:
@@ -154,7 +154,7 @@ class SprtDecision:
 
 
 def sprt_decision(sprt: Sprt, wins: int, losses: int, draws: int,
-                  pairs: Optional[Sequence[int]] = None) -> Optional[SprtDecision]:
+                  pairs: Sequence[int] | None = None) -> SprtDecision | None:
     """The decision on these games (on `pairs` with the pentanomial model),
     or None to keep playing."""
     if sprt.model == "pentanomial":
@@ -202,7 +202,7 @@ class NormalisedElo:
     margin: float      # half the 95 % interval of nelo (infinite when every pair scored alike)
 
 
-def pentanomial_estimate(counts: Sequence[int]) -> Optional[NormalisedElo]:
+def pentanomial_estimate(counts: Sequence[int]) -> NormalisedElo | None:
     """Normalised Elo of the pairs with its 95 % interval, as fastchess
     reports it; None without pairs."""
     pairs = sum(counts)

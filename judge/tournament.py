@@ -12,23 +12,23 @@ import itertools
 import os
 import random
 import threading
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Iterable, Iterator, Optional, Sequence
 
 from clinea.core import Board, Rules
 from clinea.judge.course_log import CourseTranscript
 from clinea.judge.openings import opening_stream
 from clinea.judge.process_seat import ProcessSeat
-from clinea.judge.sandbox import Sandbox, program_folders
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, TimeControl, referee
+from clinea.judge.sandbox import Sandbox, program_folders
 
 
 @dataclass
 class Player:
     name: str
-    command: Optional[list[str]]  # None: a human at the terminal
-    time_control: Optional[TimeControl] = None  # a game clock of its own (--tc), else the run's
+    command: list[str] | None  # None: a human at the terminal
+    time_control: TimeControl | None = None  # a game clock of its own (--tc), else the run's
 
 
 @dataclass
@@ -54,7 +54,7 @@ def random_opening(rng: random.Random, size: Rules, plies: int) -> list[int]:
 
 
 def pair_openings(rng: random.Random, size: Rules, plies: int,
-                  book: Optional[Sequence[list[int]]], order: str) -> Iterator[list[int]]:
+                  book: Sequence[list[int]] | None, order: str) -> Iterator[list[int]]:
     """The opening of each game pair: from the `book` (clinea.judge.openings)
     when there is one, else `plies` random plies."""
     if book:
@@ -62,8 +62,8 @@ def pair_openings(rng: random.Random, size: Rules, plies: int,
     return (random_opening(rng, size, plies) for _ in itertools.count())
 
 
-def course_schedule(blue: str, red: str, games: Optional[int], first: Optional[str], seed: int,
-                    size: Rules, openings: int = 0, book: Optional[Sequence[list[int]]] = None,
+def course_schedule(blue: str, red: str, games: int | None, first: str | None, seed: int,
+                    size: Rules, openings: int = 0, book: Sequence[list[int]] | None = None,
                     order: str = "sequential") -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
@@ -95,7 +95,7 @@ def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
 
 
 def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
-                        size: Rules, openings: int = 0, book: Optional[Sequence[list[int]]] = None,
+                        size: Rules, openings: int = 0, book: Sequence[list[int]] | None = None,
                         order: str = "sequential") -> Iterator[GameSpec]:
     """Every pairing plays `games` games: game k has player A first when k is
     even, and A azul when k // 2 is even, so each four games cover every
@@ -143,8 +143,8 @@ class Runner:
 
     def __init__(self, players: Sequence[Player], size: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
-                 log_dir: Optional[str] = None, human_factory=None, on_move_factory=None,
-                 course_log_dir: Optional[str] = None, sandbox: Optional[Sandbox] = None):
+                 log_dir: str | None = None, human_factory=None, on_move_factory=None,
+                 course_log_dir: str | None = None, sandbox: Sandbox | None = None):
         self.players = {player.name: player for player in players}
         # every seat confined (clinea.judge.sandbox), out of sight of the others' folders
         self.sandbox = sandbox

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Optional, TextIO
+from typing import TextIO
 
 from clinea.core import Board
 from clinea.judge.referee import COLOURS, DRAWN, LOST, WON, Seat
@@ -61,7 +61,7 @@ class TerminalView:
         self.stream.flush()
 
 
-def read_column(line: str, board: Board) -> tuple[Optional[int], str]:
+def read_column(line: str, board: Board) -> tuple[int | None, str]:
     """A typed line as a column, or None and what is wrong with it."""
     allowed = f"type a column, 0..{board.columns - 1}"
     text = line.strip()
@@ -95,7 +95,7 @@ class HumanSeat(Seat):
         self.colour = colour
         self.stdout.write(f"{self.name}: you are {colour}, {'you move first' if me == 0 else 'you move second'}\n")
 
-    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+    def ask(self, board: Board, last: int | None, timeout: float | None) -> object:
         while True:
             self.stdout.write(f"{self.name} ({self.colour}), your column (0..{board.columns - 1}): ")
             self.stdout.flush()

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import collections
 import os
-from typing import Optional
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner would mix with the judge's output
 import pygame  # noqa: E402
@@ -64,7 +63,7 @@ class Window:
         self.clock = pygame.time.Clock()
         self.colours: tuple[str, str] = COLOURS
         self.status = ""
-        self.board: Optional[Board] = None  # the position on show, redrawn under the result
+        self.board: Board | None = None  # the position on show, redrawn under the result
         self.events: collections.deque = collections.deque()  # taken from SDL, not yet handled
 
     # ------------------------------------------------------------ geometry
@@ -73,13 +72,13 @@ class Window:
         """Pixel centre of a cell; row 0 is the bottom row."""
         return (col * self.cell + self.cell // 2, self.top + (self.rows - 1 - row) * self.cell + self.cell // 2)
 
-    def column_at(self, x: int) -> Optional[int]:
+    def column_at(self, x: int) -> int | None:
         col = x // self.cell
         return col if 0 <= col < self.columns else None
 
     # ------------------------------------------------------------ drawing
 
-    def draw(self, board: Board, falling: Optional[tuple[int, int, int]] = None) -> None:
+    def draw(self, board: Board, falling: tuple[int, int, int] | None = None) -> None:
         """The board; `falling` is (column, y, player) of a token on its way
         down, drawn behind the frame as in a real rack."""
         radius = int(self.cell * 0.4)
@@ -126,7 +125,7 @@ class Window:
             self.events.extend(self.pump())
         return self.events.popleft() if self.events else None
 
-    def game(self, names: tuple[str, str], colours: tuple[str, str], board: Board) -> "WindowView":
+    def game(self, names: tuple[str, str], colours: tuple[str, str], board: Board) -> WindowView:
         self.colours = colours
         self.status = f"{names[0]} ({colours[0]}) moves first against {names[1]} ({colours[1]})"
         self.board = board.copy()
@@ -150,7 +149,7 @@ class Window:
         finally:
             board.play(col)
 
-    def human(self, name: str) -> "WindowHuman":
+    def human(self, name: str) -> WindowHuman:
         return WindowHuman(self, name)
 
     def show_result(self, text: str) -> None:
@@ -196,7 +195,7 @@ class WindowHuman(Seat):
     def start(self, board: Board, me: int, colour: str) -> None:
         self.colour = colour
 
-    def ask(self, board: Board, last: Optional[int], timeout: Optional[float]) -> object:
+    def ask(self, board: Board, last: int | None, timeout: float | None) -> object:
         window = self.window
         window.status = f"{self.name} ({self.colour}): click a column or press its digit"
         window.draw(board)

@@ -47,7 +47,7 @@ class AlphabetaBot(ExactBot):
                             help=f"transposition table of 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "AlphabetaBot":
+    def from_args(cls, args: argparse.Namespace) -> AlphabetaBot:
         return cls(args.tt_log2, args.time_per_move)
 
 

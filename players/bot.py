@@ -7,7 +7,7 @@ wire, so a bot never parses input or tracks state itself.
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from collections.abc import Callable
 
 from clinea.core import Board
 
@@ -49,7 +49,7 @@ class Bot:
         """Adds this bot's command-line options (depth, weights, time, seed...)."""
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "Bot":
+    def from_args(cls, args: argparse.Namespace) -> Bot:
         """Builds the bot from the options `add_arguments` declared."""
         return cls()
 

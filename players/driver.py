@@ -9,12 +9,13 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-from typing import IO, Callable
+from collections.abc import Callable
+from typing import IO
 
-from clinea.core import Board, Rules
-from clinea.core.wire import ColumnLines
-from clinea.core.reply import BAD_ANSWER, WRITE_FAILED, reply
 from clinea import protocol
+from clinea.core import Board, Rules
+from clinea.core.reply import BAD_ANSWER, WRITE_FAILED, reply
+from clinea.core.wire import ColumnLines
 from clinea.players.bot import Bot, FunctionBot
 from clinea.players.options import bare_words_to_options, options_to_bare_words
 from clinea.protocol import ProtocolError

@@ -8,8 +8,8 @@ import sys
 import time
 
 from clinea.core import Board
-from clinea.core.evaluate import FEATURES, REPORT_WEIGHTS
 from clinea.core.depthsearch import DepthLimited
+from clinea.core.evaluate import FEATURES, REPORT_WEIGHTS
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
@@ -48,7 +48,7 @@ class EvaluatorBot(Bot):
                             + f" (default {' '.join(map(str, REPORT_WEIGHTS))})")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "EvaluatorBot":
+    def from_args(cls, args: argparse.Namespace) -> EvaluatorBot:
         return cls(args.depth, args.evaluation_weights)
 
 

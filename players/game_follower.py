@@ -5,8 +5,6 @@ a game starts and `choose` sees the game's real move history.
 """
 from __future__ import annotations
 
-from typing import Optional
-
 from clinea.core import Board
 from clinea.players.bot import Bot
 
@@ -18,7 +16,7 @@ class GameFollower:
 
     def __init__(self, bot: Bot):
         self.bot = bot
-        self.after: Optional[Board] = None
+        self.after: Board | None = None
 
     def forget(self) -> None:
         """The next position starts a new game, whatever it looks like."""
@@ -41,7 +39,7 @@ class GameFollower:
         self.after = board
         return int(column)
 
-    def _continued(self, seen: Board) -> Optional[Board]:
+    def _continued(self, seen: Board) -> Board | None:
         """Our last board plus the opponent's move, when `seen` is that."""
         after = self.after
         if after is None or after.geometry() != seen.geometry() or seen.moves_played != after.moves_played + 1:

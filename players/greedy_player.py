@@ -74,7 +74,7 @@ class GreedyBot(Bot):
                             help="read the weights from a JSON file, as `clinea train` writes it (default: the shipped weights)")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "GreedyBot":
+    def from_args(cls, args: argparse.Namespace) -> GreedyBot:
         if args.weights and args.weights_file:
             raise ValueError("give the weights either as numbers or with --weights FILE, not both")
         if args.weights_file:

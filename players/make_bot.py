@@ -8,14 +8,14 @@ from __future__ import annotations
 import os
 import shlex
 import shutil
-from typing import Callable, Sequence, Union
+from collections.abc import Callable, Sequence
 
 from clinea.core import Board
 from clinea.players import registry
 from clinea.players.bot import Bot, FunctionBot
 from clinea.players.driver import bot_from_options
 
-PlayerSpec = Union[Bot, Callable[[Board], int], str, Sequence[str]]
+PlayerSpec = Bot | Callable[[Board], int] | str | Sequence[str]
 
 
 def make_bot(player: PlayerSpec) -> Bot:

@@ -24,7 +24,7 @@ class MinimaxBot(ExactBot):
         return values
 
     @classmethod
-    def from_args(cls, args) -> "MinimaxBot":
+    def from_args(cls, args) -> MinimaxBot:
         return cls(args.time_per_move)
 
 

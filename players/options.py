@@ -3,7 +3,7 @@ option, the bad value and the allowed range, as every clinea error does."""
 from __future__ import annotations
 
 import argparse
-from typing import Callable
+from collections.abc import Callable
 
 
 def bounded_int(option: str, low: int, high: int, high_text: str | None = None) -> Callable[[str], int]:

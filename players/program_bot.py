@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import atexit
 import weakref
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from clinea.core import Board
 from clinea.core.timeman import Limits
@@ -29,7 +29,7 @@ class ProgramBot(Bot):
 
     name = "program"
 
-    def __init__(self, command: Sequence[str], time_per_move: Optional[float] = None):
+    def __init__(self, command: Sequence[str], time_per_move: float | None = None):
         self.engine = Engine(command)
         self.command = self.engine.command
         self.limits = Limits(time=time_per_move or 0.0)
@@ -51,5 +51,5 @@ class ProgramBot(Bot):
 
 
 # programs still open when the interpreter exits are closed, not orphaned
-_OPEN: "weakref.WeakSet[ProgramBot]" = weakref.WeakSet()
+_OPEN: weakref.WeakSet[ProgramBot] = weakref.WeakSet()
 atexit.register(lambda: [bot.close() for bot in list(_OPEN)])

@@ -27,7 +27,7 @@ class RandomBot(Bot):
         parser.add_argument("--seed", type=bounded_int("--seed", 0, 2 ** 64 - 1, "2**64-1"), default=None, help="random seed (default: from the system)")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "RandomBot":
+    def from_args(cls, args: argparse.Namespace) -> RandomBot:
         return cls(args.seed)
 
 

@@ -50,7 +50,7 @@ class RandomizedMinimaxBot(Bot):
                             help="random seed, for repeatable games (default: from the system)")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "RandomizedMinimaxBot":
+    def from_args(cls, args: argparse.Namespace) -> RandomizedMinimaxBot:
         return cls(args.depth, args.seed)
 
 

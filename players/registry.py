@@ -19,7 +19,7 @@ import importlib
 import importlib.util
 import os
 import sys
-from typing import Optional, Sequence
+from collections.abc import Sequence
 
 from clinea.bounded import MIB, check_size
 from clinea.players.bot import Bot, FunctionBot
@@ -151,7 +151,7 @@ def load_file(path: str) -> type[Bot]:
     return FileBot
 
 
-def launched_player(exe: str, args: Sequence[str] = ()) -> Optional[str]:
+def launched_player(exe: str, args: Sequence[str] = ()) -> str | None:
     """The clinea player a program starts: a registered name as the judge
     takes it, or a launcher in players/ reached through any links (read
     as players/launch reads it), else None."""
@@ -179,7 +179,7 @@ def player_options(name: str) -> dict[str, bool]:
     return {option: action.nargs != 0 for option, action in actions.items() if option.startswith("--")}
 
 
-def program_options(exe: str, args: Sequence[str]) -> Optional[dict[str, bool]]:
+def program_options(exe: str, args: Sequence[str]) -> dict[str, bool] | None:
     """player_options of the clinea player `exe args...` starts; None for
     any other program, whose options cannot be known."""
     name = launched_player(exe, args)

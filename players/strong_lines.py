@@ -31,7 +31,6 @@ import sys
 import zlib
 from array import array
 from bisect import bisect_left
-from typing import Optional
 
 from clinea.bounded import MIB, read_file, size_text
 from clinea.core import Board, Rules
@@ -65,7 +64,7 @@ class StrongLines:
         return len(self.keys)
 
     @classmethod
-    def load(cls, path: str = LINES_FILE) -> "StrongLines":
+    def load(cls, path: str = LINES_FILE) -> StrongLines:
         """The lines in `path`; none if there is no such file (a checkout
         rebuilding it: strong then proves every move itself)."""
         try:
@@ -91,7 +90,7 @@ class StrongLines:
         return cls(keys, data[8 * count:9 * count], array("b", data[9 * count:]))
 
     @classmethod
-    def of(cls, kept: dict[int, tuple[int, int]]) -> "StrongLines":
+    def of(cls, kept: dict[int, tuple[int, int]]) -> StrongLines:
         """The lines of `build`'s answer."""
         keys = sorted(kept)
         return cls(array("Q", keys), bytes(kept[k][0] for k in keys), array("b", (kept[k][1] for k in keys)))
@@ -103,7 +102,7 @@ class StrongLines:
         with open(path, "wb") as file:
             file.write(zlib.compress(self.MAGIC + keys.tobytes() + bytes(self.moves) + self.values.tobytes(), 9))
 
-    def lookup(self, board: Board) -> Optional[tuple[int, int]]:
+    def lookup(self, board: Board) -> tuple[int, int] | None:
         """(column, win / draw value for the side to move that the column
         keeps) if `board`, a standard 7x6 position, is stored."""
         if board.rules != STANDARD:

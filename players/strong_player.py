@@ -326,7 +326,7 @@ class StrongBot(Bot):
                                  "replies, and on the wide boards the Monte Carlo search goes on)")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "StrongBot":
+    def from_args(cls, args: argparse.Namespace) -> StrongBot:
         return cls(args.time_per_move, args.evaluation_weights, args.tt_log2, not args.no_solve,
                    ponder=False if args.no_ponder else None)
 

@@ -86,7 +86,7 @@ class Weights:
     c: int
     info: dict = field(default_factory=dict)
     # the opponent's features weighed apart (same c, same layout); None: `values` for both
-    opponent: "Weights | None" = None
+    opponent: Weights | None = None
     # weights of the open windows with 1..L tokens (clinea.core.features.count_windows);
     # None: windows are not counted
     windows: list[float] | None = None
@@ -108,7 +108,7 @@ class Weights:
             raise ValueError("opponent window weights need the player's own window weights")
 
     @classmethod
-    def from_flat(cls, values, info: dict | None = None) -> "Weights":
+    def from_flat(cls, values, info: dict | None = None) -> Weights:
         """A vector given as plain numbers (the command line); its length sets c."""
         values = list(values)
         return cls(values, c_for_length(len(values)), info or {})
@@ -123,7 +123,7 @@ class Weights:
         return out
 
     @classmethod
-    def from_groups(cls, groups: dict, c: int, info: dict | None = None) -> "Weights":
+    def from_groups(cls, groups: dict, c: int, info: dict | None = None) -> Weights:
         if not isinstance(groups, dict):
             raise ValueError(f'"weights" must be an object of named groups, got {type(groups).__name__}')
         unknown = set(groups) - set(SCALARS) - set(RUN_KINDS) - {WINDOWS}
@@ -177,7 +177,7 @@ class Weights:
         Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n")
 
     @classmethod
-    def load(cls, path) -> "Weights":
+    def load(cls, path) -> Weights:
         """Reads a weights file; ValueError naming the file and the problem."""
         try:
             text = read_text(path, FILE_LIMIT)
@@ -207,6 +207,6 @@ class Weights:
             raise ValueError(f"weights file {path}: {error}") from None
 
     @classmethod
-    def default(cls) -> "Weights":
+    def default(cls) -> Weights:
         """The hand-made weights shipped with the player."""
         return cls.load(DEFAULT_FILE)

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
+from exact_reference import ReferenceSolver
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.analysis import analyse, outcome, solver_notation
 from clinea.core import Board
 from clinea.core.solver import Solver
-from exact_reference import ReferenceSolver
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -40,7 +40,7 @@ def reference_value(reference: ReferenceSolver, moves) -> int:
     return reference.solve(tuple(moves))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def reference_for(size) -> ReferenceSolver:
     """One per size, so its memo serves every example."""
     return ReferenceSolver(*size)

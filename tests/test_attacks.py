@@ -14,9 +14,17 @@ import time
 import uuid
 
 import pytest
+from judge_helpers import (
+    BOTS,
+    C_LINEA,
+    bot,
+    replay_transcript,
+    sigkill_and_wait_for_the_tagged,
+    tagged_processes,
+    transcript,
+)
 
 from clinea.judge.sandbox import bubblewrap_problem
-from judge_helpers import sigkill_and_wait_for_the_tagged, BOTS, C_LINEA, bot, replay_transcript, tagged_processes, transcript
 
 GAMES = 3
 

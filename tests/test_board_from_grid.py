@@ -3,9 +3,9 @@
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_rules import ReferenceGame
 
 from clinea.core import Board
-from reference_rules import ReferenceGame
 
 
 @st.composite

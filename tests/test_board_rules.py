@@ -5,9 +5,9 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_rules import ReferenceGame
 
 from clinea.core import Board, IllegalMove
-from reference_rules import ReferenceGame
 
 
 def assert_same_state(board: Board, ref: ReferenceGame) -> None:

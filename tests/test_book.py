@@ -9,11 +9,11 @@ import numpy as np
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from pons import pons_lines
 
 from clinea.core import Board
 from clinea.core.book import BOOK_PLY, OpeningBook, standard_book
 from clinea.core.solver import Solver
-from pons import pons_lines
 
 BOOK = standard_book()
 

@@ -3,7 +3,8 @@ come out as they are within the bounds, and nothing is read past a bound."""
 import io
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clinea.bounded import TooLarge, bounded_lines, json_value, read_bounded, size_text
 

@@ -15,24 +15,24 @@ import shlex
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable
 
 import pyspiel
 import pytest
+from fast_options import FAST_OPTIONS, FROM_THE_START
+from judge_helpers import records
 from kaggle_environments import evaluate, make
+from plugin_site import PLUGIN_PLAYER, write_plugin_site
+from protocol_referee import GameSpec, play_match
+from reference_rules import ReferenceGame
 
 from clinea.core import Board, Rules
 from clinea.integrations.kaggle import as_agent
 from clinea.integrations.openspiel import as_spiel_bot, load_game
 from clinea.players import registry
 from clinea.players.make_bot import make_bot
-from fast_options import FAST_OPTIONS, FROM_THE_START
-from judge_helpers import records
-from plugin_site import PLUGIN_PLAYER, write_plugin_site
-from protocol_referee import GameSpec, play_match
-from reference_rules import ReferenceGame
 
 REPO = Path(__file__).resolve().parents[1]
 BOTS = REPO / "tests" / "bots"

@@ -7,9 +7,9 @@ import socket
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from test_protocol_driver import conversation, sizes
 
 from clinea.players import FunctionBot, driver, serve
-from test_protocol_driver import conversation, sizes
 
 
 class Descriptor:

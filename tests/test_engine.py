@@ -5,16 +5,19 @@ play starts the program afresh."""
 import os
 
 import pytest
+from judge_helpers import REPO, bot, processes
+from reference_rules import ReferenceGame
 
 from clinea import Board
 from clinea.engine import Engine, Limits, PlayResult
-from judge_helpers import REPO, bot, processes
-from reference_rules import ReferenceGame
 
 PLAYERS_DIR = os.path.join(REPO, "players")
 
 
-def play_out(engine, first: bool, limits=Limits(time=5)) -> list[PlayResult]:
+FIVE_SECONDS = Limits(time=5)
+
+
+def play_out(engine, first: bool, limits=FIVE_SECONDS) -> list[PlayResult]:
     """A whole game of `engine` against the leftmost legal column, the
     engine moving first or second; every engine move is checked legal."""
     board, reference, results = Board(7, 6, c=4, p=21), ReferenceGame(7, 6, 4, 21), []

@@ -4,14 +4,14 @@ import subprocess
 from pathlib import Path
 
 import pytest
+from exact_reference import ReferenceSolver
+from pons import pons_lines, sign
 
 from clinea.core import Board
 from clinea.core.minimax import minimax_analyze, minimax_value
 from clinea.core.solver import Solver
 from clinea.players.alphabeta_player import AlphabetaBot
 from clinea.players.minimax_player import MinimaxBot
-from exact_reference import ReferenceSolver
-from pons import pons_lines, sign
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 

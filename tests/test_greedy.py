@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from reference_rules import ReferenceGame
 
 from clinea.core import Board
 from clinea.core.features import RUN_KINDS, SCALARS, count_features, count_windows, feature_count, feature_names
 from clinea.core.greedy import Greedy
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.weights import Weights, resample
-from reference_rules import ReferenceGame
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 

@@ -8,9 +8,17 @@ import time
 import uuid
 
 import pytest
+from judge_helpers import (
+    C_LINEA,
+    bot,
+    records,
+    replay_transcript,
+    sigkill_and_wait_for_the_tagged,
+    tagged_processes,
+    transcript,
+)
 
 from clinea.judge.cli import EXIT_FORFEIT, main
-from judge_helpers import sigkill_and_wait_for_the_tagged, C_LINEA, bot, records, replay_transcript, tagged_processes, transcript
 
 TIMED = ["--time-per-move", "0.3"]
 FORFEITS = [

@@ -8,9 +8,17 @@ import sys
 import time
 
 import pytest
-
-from judge_helpers import (BOTS, C_LINEA, WORK_DIR, bot, live_members, records, replay_transcript, run_judge,
-                           started_pids)
+from judge_helpers import (
+    BOTS,
+    C_LINEA,
+    WORK_DIR,
+    bot,
+    live_members,
+    records,
+    replay_transcript,
+    run_judge,
+    started_pids,
+)
 
 RANDOM = bot("random_bot.py")
 PLAYERS_RANDOM = os.path.join(os.path.dirname(C_LINEA), "..", "players", "random")

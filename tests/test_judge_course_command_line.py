@@ -10,11 +10,11 @@ import subprocess
 import time
 
 import pytest
+from judge_helpers import C_LINEA, REPO, bot, records, run_judge
 
 from clinea.judge.abbreviations import resolve
 from clinea.judge.cli import PLAYER_OPTIONS, build_parser
 from clinea.players import registry
-from judge_helpers import C_LINEA, REPO, bot, records, run_judge
 
 RANDOM = bot("random_bot.py")
 PLAYERS = os.path.join(REPO, "players")

@@ -8,17 +8,15 @@ import statistics
 import pytest
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from judge_helpers import bot, records, run_judge
 
 from clinea.core import Rules
 from clinea.judge.openings import OpeningsError, opening_stream, read_openings
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock, TimeControl
 from clinea.judge.report import collect, summary
-from clinea.judge.stats import (Sprt, pentanomial_estimate, pentanomial_llr, sprt_decision,
-                                trinomial_normalised_llr)
+from clinea.judge.stats import Sprt, pentanomial_estimate, pentanomial_llr, sprt_decision, trinomial_normalised_llr
 from clinea.judge.tournament import course_schedule, tournament_schedule
-
-from judge_helpers import bot, records, run_judge
 
 # fastchess PR #783: `fastchess --sprt 379 10170 21828 10640 343 elo=0 elo1=2 model=normalized
 # alpha=0.05 beta=0.05` prints "Normalized Elo: 3.05 +/- 2.31" and "LLR: 2.94598 (-2.94, 2.94)"

@@ -2,10 +2,10 @@
 right reason, its process group is gone, it is restarted for the next game,
 the honest opponent is told it won and never sees an illegal move."""
 import pytest
+from judge_helpers import bot, live_members, records, replay_transcript, started_pids, transcript
 
 from clinea.judge.cli import EXIT_FORFEIT, main
 from clinea.judge.player_process import STDERR_LOG_LIMIT
-from judge_helpers import bot, live_members, records, replay_transcript, started_pids, transcript
 
 CASES = [
     # bot, its arguments, size, extra judge options, expected reason prefix

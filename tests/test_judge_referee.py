@@ -5,10 +5,10 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_rules import ReferenceGame
 
 from clinea.judge.referee import Clock, play_bots
 from clinea.players.bot import Bot, FunctionBot
-from reference_rules import ReferenceGame
 
 
 class Sloppy(Bot):

@@ -162,7 +162,7 @@ def test_honest_players_play_a_whole_game_in_one_relay():
 
 def test_the_spin_choice_counts_after_each_relay_leaving_out_both_players(monkeypatch):
     from clinea.judge import process_seat
-    from clinea.judge.spin import SPIN, SpinChoice
+    from clinea.judge.spin import SpinChoice
 
     seen = []
     choice = SpinChoice(cpus=2, count=lambda players: seen.append(tuple(players)) or 5)

@@ -8,10 +8,9 @@ import subprocess
 import time
 
 import pytest
+from judge_helpers import C_LINEA, bot, records, run_judge
 
 from clinea.judge.cli import EXIT_FORFEIT, EXIT_RESULTS_UNWRITABLE
-
-from judge_helpers import C_LINEA, bot, records, run_judge
 
 RANDOM = bot("random_bot.py")
 MATCH = ["--blue_player", *RANDOM, "--red_player", *RANDOM, "--columns", "5", "--rows", "4", "--c", "3",

@@ -8,13 +8,13 @@ import pygame
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from judge_helpers import bot, records, run_judge
 
 from clinea.core import Board
 from clinea.judge.referee import BotSeat, referee
 from clinea.judge.ui import MatchStopped
 from clinea.judge.window import HOLE, LAST_MARK, TOKEN, Window
 from clinea.players.bot import FunctionBot
-from judge_helpers import bot, records, run_judge
 
 SIZE = (5, 4, 3, 10)
 
@@ -70,7 +70,7 @@ def test_moves_drop_into_place_through_the_referees_view(window):
     assert tuple(window.surface.get_at(window.cell_centre(2, 0)))[:3] == TOKEN["azul"]
     assert tuple(window.surface.get_at(window.cell_centre(2, 1)))[:3] == TOKEN["rojo"]
     assert tuple(window.surface.get_at(window.cell_centre(4, 0)))[:3] == TOKEN["azul"]
-    assert "a (azul) plays 4" == window.status
+    assert window.status == "a (azul) plays 4"
 
 
 def click(window, col):

@@ -72,7 +72,7 @@ def test_proven_values_agree_with_the_exact_solver(shape, seed, share):
         after = board.copy()
         after.play(found.move)
         assert (1 if after.is_over() and after.winner is not None else -solver.solve(after, weak=True)) == truth
-    for col, visits, mean, proof in mcts.root_children():
+    for col, _visits, _mean, proof in mcts.root_children():
         if proof is not None:
             after = board.copy()
             after.play(col)
@@ -88,7 +88,7 @@ def test_a_move_leaving_a_win_in_one_is_proven_lost_when_the_root_is_expanded(sh
     board = position(shape, seed, share)
     mcts = Mcts(seed=seed)
     mcts.search(board, Limits(nodes=1))
-    for col, visits, mean, proof in mcts.root_children():
+    for col, _visits, _mean, proof in mcts.root_children():
         if board.is_winning_move(col):
             assert proof == 1
         else:

@@ -10,7 +10,6 @@ import subprocess
 import termios
 
 import pytest
-
 from judge_helpers import C_LINEA, bot
 
 

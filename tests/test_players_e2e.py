@@ -5,10 +5,10 @@ import time
 from pathlib import Path
 
 import pytest
-
-from clinea.players.registry import BUILTIN
 from fast_options import FAST_OPTIONS
 from protocol_referee import GameSpec, play_match
+
+from clinea.players.registry import BUILTIN
 
 REPO = Path(__file__).resolve().parents[1]
 PLAYERS_DIR = REPO / "players"

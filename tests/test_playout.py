@@ -1,9 +1,9 @@
 """The in-C playout entry points follow the same rules as the reference."""
 from hypothesis import given
 from hypothesis import strategies as st
+from reference_rules import ReferenceGame
 
 from clinea.core import Board, play_random_game, simulate_random_games
-from reference_rules import ReferenceGame
 
 
 @given(st.integers(1, 12), st.integers(1, 12), st.integers(1, 6), st.integers(1, 80), st.integers(0, 2**63))

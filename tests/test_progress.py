@@ -2,8 +2,9 @@
 with carriage returns (which a file keeps as one endless line)."""
 import io
 
-from clinea.progress import PlainProgress, progress_bar
 from judge_helpers import bot, run_judge
+
+from clinea.progress import PlainProgress, progress_bar
 
 
 def test_a_file_gets_a_plain_line_at_every_tenth():

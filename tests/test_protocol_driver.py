@@ -5,9 +5,9 @@ import random
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_rules import ReferenceGame
 
 from clinea.players import FunctionBot, serve
-from reference_rules import ReferenceGame
 
 
 def first_legal(board):

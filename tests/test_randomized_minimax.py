@@ -7,11 +7,11 @@ from collections import Counter
 
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
+from reference_rules import ReferenceGame
 
 from clinea.core import Board
 from clinea.core.lookahead import DRAW, LOSS, UNKNOWN, WIN, RandomizedMinimax
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
-from reference_rules import ReferenceGame
 
 
 def after(game: ReferenceGame, col: int) -> ReferenceGame:

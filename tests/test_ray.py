@@ -16,7 +16,6 @@ import sys
 import time
 
 import pytest
-
 from judge_helpers import BOTS, C_LINEA, REPO, bot, live_members, records, run_judge, started_pids
 
 from clinea.judge import cli as judge_cli

@@ -6,11 +6,12 @@ import subprocess
 import sys
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
+from judge_helpers import C_LINEA, bot
 
 from clinea.judge import sandbox as sandbox_module
 from clinea.judge.sandbox import Sandbox, SandboxError, SeatLimits, size_in_bytes
-from judge_helpers import C_LINEA, bot
 
 
 @given(st.sampled_from(sorted(SeatLimits.RANGES)), st.data())

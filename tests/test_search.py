@@ -8,8 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clinea.core import Board
-from clinea.core.evaluate import FEATURES, Evaluation
 from clinea.core.depthsearch import MODES, DepthLimited
+from clinea.core.evaluate import FEATURES, Evaluation
 from clinea.core.search import WIN_SCORE
 
 DIRECTIONS = ((1, 0), (0, 1), (1, 1), (1, -1))
@@ -66,7 +66,7 @@ def reference_features(board):
     if not board.is_bitboard and counts[1 - last_mover]["good_threats"]:
         counts[last_mover]["good_threats"] = 0
     central = {cols // 2, (cols - 1) // 2}
-    for (x, y), stone in grid.items():
+    for (x, _y), stone in grid.items():
         if stone and x in central:
             counts[stone - 1]["central"] += 1
     return tuple(counts)

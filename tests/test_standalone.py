@@ -13,10 +13,10 @@ import venv
 from pathlib import Path
 
 import pytest
-
-import clinea
 from judge_helpers import C_LINEA, REPO, bot, records, run_judge
 from plugin_site import write_plugin_site
+
+import clinea
 
 BIN = Path(sys.executable).parent
 PLAYERS = Path(REPO) / "players"

@@ -3,9 +3,9 @@ that read them assume."""
 import hashlib
 
 import pytest
+from pons import FILES, PONS_DIR, pons_lines
 
 from clinea.core import Board
-from pons import FILES, PONS_DIR, pons_lines
 
 # git blob ids of the tutorial's files, as published beside them
 BLOB_IDS = {"Test_L1_R1": "125e3d87", "Test_L1_R2": "48187616", "Test_L1_R3": "c6e598e8",

@@ -6,6 +6,7 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from pons import pons_lines, sign
 
 from clinea.core import Board
 from clinea.core.search import MATE_SCORE, Search
@@ -13,8 +14,6 @@ from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
 from clinea.players.random_player import RandomBot
 from clinea.players.strong_player import StrongBot
-from pons import pons_lines, sign
-
 
 # sizes with a bitboard, a cell array (9x8 is 72 cells + a guard row) and tight p
 SIZES = [(7, 6, 4, 21), (5, 4, 3, 10), (9, 8, 5, 36), (10, 9, 4, 45), (7, 6, 4, 6), (6, 5, 3, 8)]

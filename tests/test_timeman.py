@@ -10,8 +10,17 @@ from hypothesis import strategies as st
 from clinea.core import Board
 from clinea.core.search import Search
 from clinea.core.solver import Solver
-from clinea.core.timeman import (MIN_SECONDS, PRECISE_TIME_FRACTION, TIME_FRACTION, TIME_RESERVE, TIME_RESERVE_SHARE, Limits, SearchResult,
-                                 TimeManager, move_budget)
+from clinea.core.timeman import (
+    MIN_SECONDS,
+    PRECISE_TIME_FRACTION,
+    TIME_FRACTION,
+    TIME_RESERVE,
+    TIME_RESERVE_SHARE,
+    Limits,
+    SearchResult,
+    TimeManager,
+    move_budget,
+)
 from clinea.players.strong_player import StrongBot
 
 

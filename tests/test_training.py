@@ -4,23 +4,22 @@ short run of every method whose weights the greedy player then plays with."""
 import csv
 import json
 import os
-import sys
-import time
 import random
 import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
 
+from clinea.core import Board, Rules
 from clinea.core.features import feature_count, feature_groups
 from clinea.judge.referee import play_bots
 from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
 from clinea.players.weights import Weights
-from clinea.core import Board, Rules
 from clinea.training import cli, genetic, grid, hillclimb, lms, parametrisation
-from clinea.training.fitness import (DRAW, LOSS, WIN, Tally, fitness_not_lost, fitness_points,
-                                     round_robin, versus)
+from clinea.training.fitness import DRAW, LOSS, WIN, Tally, fitness_not_lost, fitness_points, round_robin, versus
 from clinea.training.games import FastRandomBot, greedy, play
 from clinea.training.parallel import Runner, chunks
 
@@ -162,10 +161,11 @@ def test_in_c_games_match_the_judges_referee(geometry):
     rng = random.Random(7)
     for k in range(6):
         weights = [rng.uniform(-1, 1) for _ in range(feature_count(geometry.c))]
+        # each maker builds fresh bots of this round's weights and seed (bound as defaults)
         pairs = [
-            (lambda: greedy(weights, geometry.c), lambda: GreedyBot()),
-            (lambda: RandomizedMinimaxBot(3, k), lambda: greedy(weights, geometry.c)),
-            (lambda: FastRandomBot(k), lambda: RandomizedMinimaxBot(2, k + 1)),
+            (lambda w=weights: greedy(w, geometry.c), lambda: GreedyBot()),
+            (lambda k=k: RandomizedMinimaxBot(3, k), lambda w=weights: greedy(w, geometry.c)),
+            (lambda k=k: FastRandomBot(k), lambda k=k: RandomizedMinimaxBot(2, k + 1)),
         ]
         for make_first, make_second in pairs:
             fast = play(make_first(), make_second(), geometry)

@@ -10,7 +10,6 @@ import sys
 import time
 
 import pytest
-
 from judge_helpers import processes
 
 CLINEA = os.path.join(os.path.dirname(sys.executable), "clinea")

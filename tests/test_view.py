@@ -12,12 +12,12 @@ import sys
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from view_games import write_results
 
 from clinea.analysis import HURRIED_SHARE, analyse, finishing_ply, outcome
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
 from clinea.view import load_games, page_data, write_view
-from view_games import write_results
 
 SMALL = Rules(5, 4, 3, 10)
 MB = 1 << 20

@@ -18,11 +18,11 @@ from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
+from view_games import write_results
 
 from clinea.analysis import analyse, finishing_ply
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
-from view_games import write_results
 
 # every position of 6x4 solves in milliseconds (7x6's early ones take up to
 # 0.3 s past the book): the page's values are exact even on a loaded machine

@@ -3,7 +3,7 @@ min-max band, so one lucky seed cannot pass for the trend."""
 from __future__ import annotations
 
 import statistics
-from typing import Sequence
+from collections.abc import Sequence
 
 import matplotlib
 

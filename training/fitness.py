@@ -7,10 +7,10 @@ A game is seen from one player as (outcome, second): outcome 1 win, 0 draw,
 from __future__ import annotations
 
 import statistics
-from typing import Sequence
+from collections.abc import Sequence
 
-from clinea.judge.report import Tally as JudgeTally
 from clinea.core import Rules
+from clinea.judge.report import Tally as JudgeTally
 from clinea.training.games import greedy, opponent, play
 
 WIN, DRAW, LOSS = 1, 0, -1
@@ -68,7 +68,7 @@ class Tally(JudgeTally):
         self.add(OUTCOME_NAMES[outcome])
 
     @classmethod
-    def of(cls, games: Sequence[tuple[int, bool]]) -> "Tally":
+    def of(cls, games: Sequence[tuple[int, bool]]) -> Tally:
         """The tally of a list of (outcome, second)."""
         tally = cls()
         for outcome, _ in games:
@@ -145,7 +145,7 @@ def versus(players: Sequence[Sequence[float]], geometry: Rules, c: int, kind: st
     Returns, per player, its games as (outcome, second), or with `lengths`
     (outcome, second, plies played)."""
     tasks = []
-    for p, values in enumerate(players):
+    for values in players:
         for me in (0, 1):
             for k in range(games_each_colour):
                 tasks.append((geometry, c, list(values), kind, depth, game_seed(seed, 2 * k + me), me))

@@ -7,8 +7,8 @@ child inherits a parent's run-length profile intact.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from clinea.core.features import feature_count, feature_groups
 from clinea.training import parametrisation

@@ -19,7 +19,7 @@ otherwise) becomes the champion.
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
 from clinea.training.fitness import LOSS, WIN, Tally, fitness_points, outcome_for, round_robin_task, summary, versus
 
@@ -108,8 +108,7 @@ def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequenc
     champion = list(start)
     kind = "random" if rule == "b" else "minimax"
     champion_tally = None if rule == "a" else Tally.of(versus([champion], geometry, c, kind, games, seed, runner)[0])
-    iteration = 0
-    for i, j in itertools.cycle(pairs):
+    for iteration, (i, j) in enumerate(itertools.cycle(pairs), 1):
         candidates = []
         for a, b in itertools.product(values, values):
             candidate = list(champion)
@@ -129,7 +128,6 @@ def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequenc
             champion = candidates[best]
             if rule != "a":
                 champion_tally = tallies[best]
-        iteration += 1
         champion_record = {} if champion_tally is None else {
             "champion_wins": champion_tally.wins, "champion_losses": champion_tally.losses}
         recorder.record(iteration, summary(scores), best=(champion, champion_tally.margin if champion_tally

@@ -9,10 +9,10 @@ perturbed by +-f itself.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
-from clinea.training.fitness import Tally, summary, versus
 from clinea.players.weights import MAX_WEIGHT, MIN_WEIGHT
+from clinea.training.fitness import Tally, summary, versus
 
 
 def perturb(weights: Sequence[float], factor: float, rng: random.Random) -> list[float]:

@@ -15,7 +15,7 @@ or random. The rate cools by a factor per iteration.
 from __future__ import annotations
 
 import random
-from typing import Sequence
+from collections.abc import Sequence
 
 from clinea.core import Board
 from clinea.core.features import feature_vector

@@ -10,8 +10,8 @@ import multiprocessing
 import os
 import signal
 import threading
+from collections.abc import Callable, Sequence
 from contextlib import contextmanager
-from typing import Callable, Sequence
 
 
 def chunks(items: Sequence, parts: int) -> list[list]:
@@ -68,7 +68,7 @@ class Runner:
             self._pool.join()
             self._pool = None
 
-    def __enter__(self) -> "Runner":
+    def __enter__(self) -> Runner:
         return self
 
     def __exit__(self, error_type, *exc) -> None:

@@ -30,7 +30,7 @@ parametrisation and the games need no other flag.
 """
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from clinea.core.features import feature_count, run_lengths
 from clinea.players.weights import Weights

@@ -13,7 +13,7 @@ the chunks still out.
 from __future__ import annotations
 
 import contextlib
-from typing import Callable, Optional, Sequence
+from collections.abc import Callable, Sequence
 
 from clinea.ray_cluster import RayFailure, cluster_cpus, first_line, joined
 from clinea.training.parallel import chunks
@@ -32,7 +32,7 @@ def run_chunk(fn: Callable[[list], list], chunk: list) -> list:
 class RayPool:
     """A training Runner whose jobs are the CPUs of a Ray cluster."""
 
-    def __init__(self, address: Optional[str] = None):
+    def __init__(self, address: str | None = None):
         self._stack = contextlib.ExitStack()
         self.ray = self._stack.enter_context(joined(address))
         self.jobs = cluster_cpus(self.ray)
@@ -59,7 +59,7 @@ class RayPool:
     def close(self) -> None:
         self._stack.close()
 
-    def __enter__(self) -> "RayPool":
+    def __enter__(self) -> RayPool:
         return self
 
     def __exit__(self, *exc) -> None:

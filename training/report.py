@@ -7,11 +7,10 @@ import csv
 import signal
 import threading
 import time
+from collections.abc import Sequence
 from contextlib import contextmanager
-from typing import Sequence
 
 from clinea.progress import progress_bar
-
 from clinea.training.fitness import tallies, versus
 
 COLUMNS = ["iteration", "best", "worst", "mean", "median", "elapsed"]

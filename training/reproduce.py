@@ -26,15 +26,15 @@ import time
 from pathlib import Path
 
 from clinea.bounded import GIB, MIB, bounded_lines
+from clinea.core import Rules
 from clinea.judge.referee import play_bots
 from clinea.judge.stats import wilson_interval
 from clinea.judge.tournament import random_opening
-from clinea.progress import progress_bar
 from clinea.players.weights import Weights
+from clinea.progress import progress_bar
 from clinea.training import figures, lms, paper, search_table
 from clinea.training.cli import _positive_int
 from clinea.training.fitness import Tally, outcome_for, versus
-from clinea.core import Rules
 from clinea.training.games import greedy
 from clinea.training.parallel import Runner
 from clinea.training.parametrisation import to_weights

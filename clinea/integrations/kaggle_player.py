@@ -17,15 +17,16 @@ import argparse
 import importlib.util
 import os
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
+from clinea.bounded import check_size
 from clinea.core import Board
 from clinea.integrations import require
 from clinea.integrations.kaggle import kaggle_board
-from clinea.bounded import check_size
 from clinea.players.bot import Bot
-from clinea.players.registry import BOT_FILE_LIMIT
 from clinea.players.driver import main_for
+from clinea.players.registry import BOT_FILE_LIMIT
 
 KAGGLE_BUILTIN = ("negamax", "random")
 #: what ConnectX's configuration says about time (seconds), shown to agents
@@ -95,7 +96,7 @@ class KaggleAgentBot(Bot):
                                           "defining agent(observation, configuration)")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "KaggleAgentBot":
+    def from_args(cls, args: argparse.Namespace) -> KaggleAgentBot:
         try:
             return cls(args.agent)
         except (ImportError, SyntaxError) as error:  # a missing extra, a broken file: one line, not a trace

@@ -73,7 +73,7 @@ class OpenSpielMCTSBot(Bot):
                             help="stop searching after this long, 0 for no limit (default 0: --simulations decides)")
 
     @classmethod
-    def from_args(cls, args: argparse.Namespace) -> "OpenSpielMCTSBot":
+    def from_args(cls, args: argparse.Namespace) -> OpenSpielMCTSBot:
         try:
             return cls(args.simulations, args.rollouts, args.uct_c, args.solve, args.seed, args.max_memory_mb,
                        args.time_per_move)

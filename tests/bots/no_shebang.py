@@ -1,2 +1,1 @@
-import sys
 print(3)

@@ -99,9 +99,9 @@ def solved(solver: Solver, positions: list[Position]) -> tuple[int, list[object]
     nodes, answers = 0, []
     for position in positions:
         board = position.board()
-        for call in (lambda: solver.solve(board), lambda: solver.solve(board, weak=True),
-                     lambda: solver.play_value(board), lambda: solver.play_value(board, weak=True)):
-            answers.append(call())
+        for call, weak in ((solver.solve, False), (solver.solve, True),
+                           (solver.play_value, False), (solver.play_value, True)):
+            answers.append(call(board, weak=weak))
             nodes += solver.nodes
     return nodes, answers
 

@@ -78,7 +78,7 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 # pyproject.toml), cython-lint over the core (it calls pycodestyle from PATH).
 lint: install
 	$(VENV)/bin/ruff check judge players training clinea benchmarks tests setup.py
-	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint --max-line-length 120 core/*.pyx core/*.pxd
+	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint core/*.pyx core/*.pxd
 
 test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q

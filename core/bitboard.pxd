@@ -102,4 +102,3 @@ cdef inline uint64_t bit_key(const BitPosition* pos) noexcept nogil:
 
 cdef inline int popcount(uint64_t x) noexcept nogil:
     return __builtin_popcountll(x)
-

@@ -4,6 +4,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from .bitboard cimport BitPosition, Geometry, bottom_cell
 from .widebits cimport Wide
 
+
 # final: nothing derives from Board, so its C methods are called directly,
 # not through a table, and the accessors inline
 @cython.final

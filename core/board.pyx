@@ -19,8 +19,7 @@ from libc.stdint cimport uint8_t, uint16_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from .bitboard cimport (
-    BitPosition, Geometry, bit_can_play, bit_key, bit_play, bottom_cell,
-    column_cells, first_good_row, has_alignment,
+    BitPosition, Geometry, bit_key, bit_play, bottom_cell, first_good_row, has_alignment,
 )
 from .widebits cimport (
     WIDE_BITS, Wide, wide_and, wide_clear, wide_not, wide_or, wide_set,
@@ -29,7 +28,7 @@ from .widebits cimport (
 from .words cimport winning_cells
 from .rng cimport Rng, rng_next, rng_seed
 
-from clinea.core.rules import MAX_SIDE, MAX_TOKENS, Rules, check_range
+from clinea.core.rules import MAX_SIDE, Rules, check_range
 
 REPLAY_BUDGET = 1 << 20
 """Dead-end positions `from_grid` explores before it calls a grid hopeless:

@@ -23,7 +23,7 @@ cdef class Evaluation:
     cdef int w[N_FEATURES]
     cdef long counts[2][N_FEATURES]
     cdef uint8_t* grid        # the board as cells, filled per call on the bitboard path
-    cdef uint8_t* threat_mark # per cell: bit 0/1 set when it completes a window of side 0/1
+    cdef uint8_t* threat_mark  # per cell: bit 0/1 set when it completes a window of side 0/1
     cdef int* marked          # cells whose mark is set, to clear them in O(marks)
     cdef int capacity
 

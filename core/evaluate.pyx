@@ -60,7 +60,7 @@ cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits
     cdef Bits valid, own, opp, opp_any, carry, t, open_, eq, reachable
     cdef int shifts[4]
     cdef bint allowed[4]
-    cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift, last_row
+    cdef int c = g.c, nplanes = 0, d, s, k, j, p, n, shift, last_row, _row
     memset(counts, 0, 2 * N_FEATURES * sizeof(long))
     threat_bits[0] = b_zero(cells)
     threat_bits[1] = b_zero(cells)
@@ -124,7 +124,7 @@ cdef void count_bit_parallel(long (*counts)[N_FEATURES], const Geometry* g, Bits
         if not g.bitboard:
             # the cells above an opponent's threat, column by column
             carry = threat_bits[1 - s]
-            for k in range(1, g.rows):
+            for _row in range(1, g.rows):
                 carry = b_and(b_shl(carry, 1), cells)
                 t = b_and(t, b_not(carry))
         counts[s][F_GOOD_THREATS] = b_popcount(t)
@@ -276,7 +276,7 @@ cdef class Evaluation:
         cdef const Geometry* g = board.c_geometry()
         cdef int columns = g.columns, rows = g.rows, c = g.c
         cdef int left[2]
-        cdef int d, dc, dr, sc, sr, x, y, i, tail, s, k, cell, tcell, row, last_row
+        cdef int d, dc, dr, sc, sr, x, y, i, tail, s, k, cell, tcell, last_row
         cdef int n[3]
         cdef long empty_sum
         cdef uint8_t v, prev

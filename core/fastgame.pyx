@@ -39,7 +39,8 @@ def play_cbots(CBot first, CBot second, Board board, double[:] times):
     cdef double t0
     cdef int outcome = -1
     if times.shape[0] < board.c_geometry().max_moves - board.c_moves():
-        raise ValueError(f"times has {times.shape[0]} slots, the game may need {board.c_geometry().max_moves - board.c_moves()}")
+        raise ValueError(f"times has {times.shape[0]} slots, "
+                         f"the game may need {board.c_geometry().max_moves - board.c_moves()}")
     first.prepare(board)
     second.prepare(board)
     with nogil:

@@ -46,8 +46,8 @@ which the weights carry only when they ask for it:
 Also O(columns * rows): each line is walked once with a sliding window.
 """
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
-from libc.stdint cimport uint8_t, uint64_t
-from libc.string cimport memcpy, memset
+from libc.stdint cimport uint8_t
+from libc.string cimport memset
 
 from .bitboard cimport Geometry
 from .board cimport Board

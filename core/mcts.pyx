@@ -241,7 +241,7 @@ cdef class Mcts:
         the arena has no room for them."""
         cdef int legal[MCTS_MAX_COLUMNS]
         cdef int n = b.c_legal_columns(legal)
-        cdef int i, k, col, columns = b.c_geometry().columns
+        cdef int i, col, columns = b.c_geometry().columns
         cdef Node* child
         cdef bint last = b.c_moves() + 1 >= b.c_geometry().max_moves
         cdef int rows = b.c_geometry().rows, threats = 0, threat_col = -1
@@ -258,7 +258,6 @@ cdef class Mcts:
         self.arena[index].first = self.used
         self.arena[index].count = n
         # centre first: ties in the selection go to the central columns
-        k = 0
         for i in range(n):
             col = legal[i]
             # order by distance from the centre, stable
@@ -336,7 +335,6 @@ cdef class Mcts:
         leaves as it found it)."""
         cdef int depth = 0, index = 0, winner, i, mover, root_side = b.c_side()
         cdef Node* node
-        cdef float result
         self.path[0] = 0
         # down the tree while the node is expanded and unproven
         while True:

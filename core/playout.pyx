@@ -39,12 +39,12 @@ def simulate_random_games(int columns=7, int rows=6, int c=4, p=None,
         raise ValueError(f"games={games} is out of range: allowed 0 or more")
     cdef Board game = Board(columns, rows, c, p)
     cdef Rng rng
-    cdef long i
+    cdef long _game
     cdef long first = 0, second = 0, draws = 0, moves = 0
     cdef int result
     rng_seed(&rng, seed)
     with nogil:
-        for i in range(games):
+        for _game in range(games):
             game.c_reset()
             result = random_playout(game, &rng)
             moves += game.c_moves()

@@ -26,8 +26,6 @@ WIN_SCORE = WIN
 MATE_SCORE = MATE_BOUND
 
 
-
-
 cdef inline int centrality(int col, int columns) noexcept nogil:
     return columns - abs(2 * col - (columns - 1))
 
@@ -157,7 +155,7 @@ cdef class Search:
 
     cdef int negamax(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil:
         cdef int moves[MAX_COLUMNS]
-        cdef int outcome, n, i, value, best, best_move = -1, tt_move = -1, original_alpha = alpha
+        cdef int outcome, n, i, column, value, best, best_move = -1, tt_move = -1, original_alpha = alpha
         cdef int side = b.c_side()
         cdef uint64_t key
         cdef TTEntry* entry
@@ -219,9 +217,9 @@ cdef class Search:
             if alpha >= beta:
                 self.history[side][moves[i]] += depth * depth
                 if self.history[side][moves[i]] > (1 << 24):
-                    for i in range(MAX_COLUMNS):
-                        self.history[0][i] >>= 1
-                        self.history[1][i] >>= 1
+                    for column in range(MAX_COLUMNS):
+                        self.history[0][column] >>= 1
+                        self.history[1][column] >>= 1
                 break
         entry.key = key
         entry.depth = depth

@@ -6,9 +6,10 @@ Isolation is bubblewrap's (`bwrap`, what Flatpak uses), not namespace code
 of our own. A confined seat has its own user, PID, network, IPC and UTS
 namespaces (it sees no other process, and every process it starts dies
 with it), a fresh /proc, no capabilities, no new user namespaces, no
-controlling terminal, the filesystem read-only but for a private scratch
-/tmp and /dev/shm of bounded size, and the other seats' program folders,
-the results file and the logs hidden.
+controlling terminal, the filesystem read-only (the machine's /tmp too) but
+for a private scratch folder of bounded size, /dev/shm, which is its
+TMPDIR, and the other seats' program folders, the results file and the logs
+hidden.
 
 Limits hold with or without isolation: address space, CPU seconds, file
 size and open files as rlimits of every process of the seat; processes
@@ -31,9 +32,13 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 MODES = ("auto", "strict", "off")
+# A seat's private scratch folder (its TMPDIR), in the /dev bwrap makes: the
+# machine's /tmp stays where it is, read-only like the rest, so a program
+# that lives there (a wrapper, a clone, a virtualenv) runs as it is.
 # seats of this process, whichever sandbox made them: each cgroup's name
 _SEATS = itertools.count(1)
 BWRAP = "bwrap"
+SCRATCH = "/dev/shm"
 _UNITS = {"": 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30, "t": 1 << 40}
 # The first program in the sandbox: it takes the seat's pipes from the
 # descriptors named in its arguments, sets the process limit that must be
@@ -73,7 +78,7 @@ class SeatLimits:
     cpu: int | None = None   # CPU seconds per process
     file_size: int = 64 << 20   # bytes of any file it writes
     open_files: int = 256       # descriptors per process
-    scratch: int = 64 << 20     # bytes of its private /tmp, and again of /dev/shm
+    scratch: int = 64 << 20     # bytes of its private scratch folder (TMPDIR, /dev/shm)
 
     RANGES = {"memory": (64 << 20, 1 << 40), "processes": (8, 1 << 16), "cpu": (1, 1 << 31),
               "file_size": (1 << 20, 1 << 40), "open_files": (32, 1 << 20), "scratch": (1 << 20, 1 << 40)}
@@ -273,8 +278,7 @@ def _bwrap_base(scratch: int) -> list[str]:
     return [BWRAP, "--unshare-user", "--unshare-pid", "--unshare-net", "--unshare-ipc", "--unshare-uts",
             "--unshare-cgroup-try", "--disable-userns", "--cap-drop", "ALL", "--die-with-parent",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--size", str(scratch), "--tmpfs", "/tmp", "--size", str(scratch), "--tmpfs", "/dev/shm",
-            "--setenv", "TMPDIR", "/tmp"]
+            "--size", str(scratch), "--tmpfs", SCRATCH, "--setenv", "TMPDIR", SCRATCH]
 
 
 @functools.cache
@@ -314,38 +318,6 @@ def _shared_folders() -> tuple[str, ...]:
 
 def _is_system(path: str) -> bool:
     return path == "/" or any(_inside(path, folder) for folder in _shared_folders())
-
-
-def _interpreter_folders(program: str) -> list[str]:
-    """What the #! line of `program` needs: its interpreter's folder and,
-    for a virtual environment's Python, the environment."""
-    try:
-        with open(program, "rb") as file:
-            first = file.read(256).split(b"\n", 1)[0]
-    except OSError:
-        return []
-    words = first[2:].split() if first.startswith(b"#!") else []
-    if not words or not words[0].startswith(b"/"):
-        return []
-    interpreter = os.fsdecode(words[0])
-    folders = [os.path.dirname(interpreter), os.path.dirname(os.path.realpath(interpreter))]
-    environment = os.path.dirname(os.path.dirname(interpreter))
-    if os.path.isfile(os.path.join(environment, "pyvenv.cfg")):
-        folders.append(environment)
-    return folders
-
-
-def _needed_folders(command: Sequence[str], cwd: str) -> set[str]:
-    """Everything a seat must see whatever its scratch /tmp covers: the
-    shared folders, the judge's import path (a registered player runs with
-    it), and what the #! line of its program names."""
-    folders = set(_shared_folders())
-    folders |= {os.path.realpath(entry) for entry in sys.path if entry and os.path.isdir(entry)}
-    folders |= {os.path.realpath(entry) for entry in os.environ.get("PYTHONPATH", "").split(os.pathsep)
-                if entry and os.path.isdir(entry)}
-    if command:
-        folders |= {os.path.realpath(f) for f in _interpreter_folders(os.path.join(cwd, command[0]))}
-    return {folder for folder in folders if os.path.isdir(folder)}
 
 
 def program_folders(command: Sequence[str], cwd: str | None = None) -> list[str]:
@@ -468,14 +440,11 @@ class Sandbox:
             # its working folder is another's: it runs in its scratch, its files named in full
             command = [os.path.join(here, word) if not word.startswith("-") and os.path.exists(os.path.join(here, word))
                        else word for word in command]
-            here = "/tmp"
-        # mounts from the outermost in: its own folders and its working folder
-        # show again through the scratch /tmp, others' hide inside its own
-        scratch = ("/tmp", "/dev/shm")
-        needed = {folder for folder in _needed_folders(command, here)
-                  if any(_inside(folder, s) for s in scratch) and not any(_inside(folder, c) for c in covered)}
+            here = SCRATCH
+        # mounts from the outermost in: its own folders show again inside
+        # another's (a seat's folder inside the other's), others' hide inside its own
         mounts = [(folder, ["--tmpfs", folder]) for folder in covered]
-        mounts += [(folder, ["--ro-bind", folder, folder]) for folder in {*own, here, *needed} - set(scratch)]
+        mounts += [(folder, ["--ro-bind", folder, folder]) for folder in {*own, here} - {SCRATCH}]
         mounts += [(path, ["--ro-bind", "/dev/null", path]) for path in self.hidden if os.path.isfile(path)]
         args = _bwrap_base(self.limits.scratch)
         for _, mount in sorted(mounts, key=lambda item: item[0].count("/")):

@@ -143,8 +143,10 @@ def test_the_disk_cannot_be_filled(tmp_path):
     lines, _ = assert_attack_failed(tmp_path, "fill_disk", extra=["--seat-limits", "scratch=16M,file_size=32M"],
                                     own_forfeits_allowed=True)
     assert not any("unrefused" in line for line in lines), lines
+    # its scratch (TMPDIR) fills up to its size; the machine's /tmp is read-only to it
     assert any(line.endswith("refused after 16 MB: No space left on device") or "refused after 15 MB" in line
-               for line in lines if "/tmp refused" in line), lines
+               for line in lines if "/dev/shm refused" in line), lines
+    assert any("/tmp refused after 0 MB: Read-only file system" in line for line in lines), lines
 
 
 def test_a_daemon_does_not_survive_a_sigkill_of_the_judge(tmp_path):

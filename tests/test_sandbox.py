@@ -86,7 +86,7 @@ def test_a_seat_sees_its_own_processes_only_and_its_own_program_folder(tmp_path)
     (folder / "weights.json").write_text("mine\n")
     probe = folder / "probe.sh"
     probe.write_text("#!/bin/sh\nls /proc | grep -c '^[0-9]'; cat \"$(dirname \"$0\")/weights.json\"; "
-                     "touch \"$(dirname \"$0\")/x\" 2>/dev/null || echo read-only; touch /tmp/x && echo scratch\n")
+                     "touch \"$(dirname \"$0\")/x\" 2>/dev/null || echo read-only; touch \"$TMPDIR/x\" && echo scratch\n")
     probe.chmod(0o755)
     launch = sandbox.launch([str(probe)], str(tmp_path))
     given_r, given_w = os.pipe()

@@ -183,7 +183,8 @@ def memory_hog():
 
 def fill_disk():
     chunk = b"x" * (1 << 20)
-    for folder in ("/tmp", os.getcwd(), os.path.expanduser("~"), os.path.dirname(os.path.abspath(__file__))):
+    for folder in (os.environ.get("TMPDIR", "/tmp"), "/tmp", os.getcwd(), os.path.expanduser("~"),
+                   os.path.dirname(os.path.abspath(__file__))):
         written = 0
         path = os.path.join(folder, f"attack-fill-{TAG}")
         try:

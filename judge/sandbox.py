@@ -441,14 +441,13 @@ class Sandbox:
             command = [os.path.join(here, word) if not word.startswith("-") and os.path.exists(os.path.join(here, word))
                        else word for word in command]
             here = SCRATCH
-        # mounts from the outermost in: its own folders show again inside
-        # another's (a seat's folder inside the other's), others' hide inside its own
-        mounts = [(folder, ["--tmpfs", folder]) for folder in covered]
-        mounts += [(folder, ["--ro-bind", folder, folder]) for folder in {*own, here} - {SCRATCH}]
-        mounts += [(path, ["--ro-bind", "/dev/null", path]) for path in self.hidden if os.path.isfile(path)]
+        # no covered folder holds its own program, so nothing of its own needs showing again
         args = _bwrap_base(self.limits.scratch)
-        for _, mount in sorted(mounts, key=lambda item: item[0].count("/")):
-            args += mount
+        for folder in covered:
+            args += ["--tmpfs", folder]
+        for path in self.hidden:
+            if os.path.isfile(path) and not any(_inside(path, folder) for folder in covered):
+                args += ["--ro-bind", "/dev/null", path]
         return command, [*args, "--chdir", here, "--"]
 
     def close(self) -> None:

@@ -647,7 +647,7 @@ def run(argv: list[str]) -> int:
             except OSError as error:
                 unwritable = unwritable or error
         if table:
-            table.close()
+            table.close(keep=why is None and not interrupted.is_set())
         kill_all()  # before the seats' cgroups go: a cgroup with processes stays
         sandbox.close()
     if why:

@@ -23,6 +23,9 @@ OTHER_FORFEITS = [
     ("crash", bot("crash.py"), [], "crash: end of output, exit status 3 (crash.py: crashing on purpose)"),
     ("hang", bot("hang.py"), ["--time-per-move", "0.3"], "timeout: no answer within 0.350 s"),
     ("no_shebang", bot("no_shebang.py"), [], "crash: cannot start"),
+    # out of time on a game clock of its own rather than per move: the replay keeps the clock too
+    ("late_on_a_game_clock", bot("misbehave.py", "late_answer"),
+     ["--tc", "late_on_a_game_clock=0.5", "--time-per-move", "0"], "timeout: "),
 ]
 CASES = [(kind, bot("misbehave.py", kind), extra, reason) for kind, extra, reason in FORFEITS] + OTHER_FORFEITS
 REPEAT = 10

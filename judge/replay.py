@@ -238,7 +238,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if settings.commands.get(name) is None:
         parser.error(f"--seat {name}: a person played it, there is no program to replay")
     lowest = len(record.opening) + 1
-    highest = record.columns * record.rows
+    highest = min(record.columns * record.rows, 2 * record.p)  # the longest game there can be
     if args.ply is not None and not lowest <= args.ply <= highest:
         parser.error(f"--ply {args.ply} is out of range: allowed {lowest}..{highest} (after the opening)")
     stop = args.ply or highest + 1

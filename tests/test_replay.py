@@ -7,9 +7,12 @@ its header) and a forged one are told apart."""
 import json
 import os
 import re
+import shutil
+import subprocess
+import sys
 
 import pytest
-from judge_helpers import BOTS, bot, records, tagged_processes, transcript
+from judge_helpers import BOTS, bot, records, run_judge, tagged_processes, transcript
 from test_hostile_bots import FORFEITS
 
 from clinea.judge.cli import main as judge_main
@@ -186,3 +189,21 @@ def test_replay_is_a_clinea_command_with_an_example_in_its_help(capsys):
         clinea_main(["replay", "--help"])
     out = capsys.readouterr().out
     assert "clinea replay run.jsonl" in out and "--ply N" in out
+
+
+
+def test_a_relative_program_is_replayed_from_any_folder(tmp_path):
+    # the run's folder is in the file: the replay starts the program there, wherever it is asked from
+    work, elsewhere = tmp_path / "work", tmp_path / "elsewhere"
+    work.mkdir()
+    elsewhere.mkdir()
+    for name in ("out_of_range.py", "protocol.py"):
+        shutil.copy(os.path.join(BOTS, name), work / name)
+    judged = run_judge(["--blue_player", "./out_of_range.py", "--red_player", *bot("random_bot.py"), "--first", "azul",
+                        "--iterations", "1", "--quiet", "--results", "r.jsonl"], cwd=work)
+    assert judged.returncode == 1, judged.stderr  # the forfeit
+    done = subprocess.run([sys.executable, "-m", "clinea", "replay", str(work / "r.jsonl"), "0"], cwd=elsewhere,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert f"azul: ./out_of_range.py (in {work})" in done.stdout
+    assert "replay:   illegal move: column 7 out of range 0..6" in done.stdout

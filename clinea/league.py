@@ -87,6 +87,10 @@ class League:
         self.bots: dict[str, tuple[str, ...]] = {}  # playing now: name -> command
         self.registered = {name: tuple(registered_command(line)) for name, line in settings.players.items()}
         self.watch = FolderWatch(folder, set(self.baselines) | set(self.registered))
+        try:
+            self.config_stamp: int | None = os.stat(os.path.join(folder, CONFIG)).st_mtime_ns
+        except OSError:
+            self.config_stamp = None
         self.lock = threading.Lock()
         self.changed = threading.Event()
         size = settings.rules
@@ -157,6 +161,7 @@ class League:
         """Looks at the folder: new bots join, removed ones leave. (The
         runner's lock is never taken under the league's: on_record takes
         them the other way round.)"""
+        self.reread_players()
         wanted = {name: entry.command for name, entry in self.watch.look().items()}
         wanted.update(self.registered)
         with self.lock:
@@ -176,6 +181,29 @@ class League:
             self.schedule.bots = sorted(self.bots)
         if leaving or joining:
             self.changed.set()
+
+    def reread_players(self) -> None:
+        """[players] of league.toml again: registered players come and go
+        like bots. A config that cannot be read, or changes what the games
+        are played under, keeps the players as they were (said once)."""
+        path = os.path.join(self.folder, CONFIG)
+        try:
+            stamp = os.stat(path).st_mtime_ns
+        except OSError:
+            stamp = None
+        if stamp == self.config_stamp:
+            return
+        self.config_stamp = stamp
+        try:
+            settings = read_settings(self.folder)
+            if settings.game() != self.settings.game():
+                raise LeagueError(f"{path}: changes what the games are played under: "
+                                  "ignored (a restart refuses it)")
+        except LeagueError as error:
+            self.watch.warn(f"{CONFIG}@{stamp}", str(error))
+            return
+        self.registered = {name: tuple(registered_command(line)) for name, line in settings.players.items()}
+        self.watch.taken = set(self.baselines) | set(self.registered)
 
     # ------------------------------------------------------------ games
 
@@ -233,9 +261,10 @@ class League:
 
         if self.page is None:
             self.page = Page(self.settings.solve_time)
-        for record in records[self.paged:]:
+        for record in records[max(self.paged, len(records) - self.settings.replays):]:
             self.page.add(self.results_path, record)
         self.paged = len(records)
+        del self.page.games[:-self.settings.replays or None]
         return render(self.page.data(self.results_path, self.log.header or {}), self.settings.refresh, section, title)
 
     # ------------------------------------------------------------ run

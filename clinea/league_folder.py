@@ -59,6 +59,7 @@ max_games = 200          # games per pairing, after which it rests
 prior_draws = 1.0        # virtual draws per pairing in the Elo fit (keeps a perfect score finite)
 refresh = 5.0            # seconds between rewrites of standings.html/.txt (the page reloads as often)
 solve_time = 0.02        # solver seconds per position on the replay page
+replays = 1000           # the latest games shown on the replay page (the standings count them all)
 sandbox = "auto"         # the judge's --sandbox: auto, strict or off
 seed = 1
 
@@ -90,6 +91,7 @@ class Settings:
     prior_draws: float = 1.0
     refresh: float = 5.0
     solve_time: float = 0.02
+    replays: int = 1000
     sandbox: str = "auto"
     seed: int = 1
     players: Mapping[str, str] = field(default_factory=dict)
@@ -108,12 +110,12 @@ class Settings:
 
 GAME_KEYS = ("columns", "rows", "c", "p", "time_per_move")
 LEAGUE_KEYS = ("concurrency", "poll", "calibration_games", "rating_games", "max_games", "prior_draws",
-               "refresh", "solve_time", "sandbox", "seed")
+               "refresh", "solve_time", "replays", "sandbox", "seed")
 # (low, high) of each number; None: no bound
 RANGES = {"columns": (1, MAX_SIDE), "rows": (1, MAX_SIDE), "c": (1, MAX_TOKENS), "p": (1, MAX_TOKENS),
           "time_per_move": (0.001, None), "concurrency": (1, 64), "poll": (0.05, 3600),
           "calibration_games": (1, None), "rating_games": (1, None), "max_games": (1, None),
-          "prior_draws": (0.1, None), "refresh": (0.5, 3600), "solve_time": (0.001, 60), "seed": (0, None)}
+          "prior_draws": (0.1, None), "refresh": (0.5, 3600), "solve_time": (0.001, 60), "replays": (0, None), "seed": (0, None)}
 
 
 def read_settings(folder: str) -> Settings:

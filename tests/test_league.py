@@ -3,6 +3,7 @@ the folder gets rated against the baselines, removing it stops its games,
 and a league killed with SIGKILL resumes with no game lost or played twice.
 Tiny board and budgets keep it to tens of seconds."""
 import json
+import re
 import shutil
 import signal
 import subprocess
@@ -32,6 +33,7 @@ rating_games = 2
 max_games = 1000
 refresh = 0.5
 solve_time = 0.01
+replays = 50
 seed = 3
 
 [baselines]
@@ -104,10 +106,16 @@ def player_row(folder, name):
     return next((row for row in table["players"] if row["name"] == name), None) if table else None
 
 
-def test_a_dropped_bot_is_rated_removed_and_the_league_survives_sigkill(tmp_path):
+@pytest.fixture
+def folder(tmp_path):
+    """A league folder with the tiny settings, no bot in it yet."""
     folder = tmp_path / "league"
     folder.mkdir()
     (folder / "league.toml").write_text(CONFIG)
+    return folder
+
+
+def test_a_dropped_bot_is_rated_removed_and_the_league_survives_sigkill(folder):
     league = start(folder)
     try:
         wait_for(lambda: (standings(folder) or {}).get("anchored"), league, "anchored baselines")
@@ -125,6 +133,8 @@ def test_a_dropped_bot_is_rated_removed_and_the_league_survives_sigkill(tmp_path
         page = (folder / "standings.html").read_text()
         assert 'http-equiv="refresh"' in page and 'id="cross-table"' in page
         assert 'data-player="mybot" data-status="rated"' in page
+        shown = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)[1])
+        assert 0 < len(shown["games"]) <= 50  # the latest `replays` games
 
         (folder / "mybot.py").unlink()
         wait_for(lambda: player_row(folder, "mybot") is None, league, "mybot leaving the standings")
@@ -141,6 +151,9 @@ def test_a_dropped_bot_is_rated_removed_and_the_league_survives_sigkill(tmp_path
         kept = lines(folder)
         league = start(folder)
         wait_for(lambda: len(lines(folder)) >= len(kept) + 6, league, "games after the restart")
+        # a registered player leaves when league.toml no longer names it
+        (folder / "league.toml").write_text(CONFIG.replace('ev3 = "evaluator --depth 3"', ""))
+        wait_for(lambda: player_row(folder, "ev3") is None, league, "ev3 leaving the standings")
         league.send_signal(signal.SIGTERM)
         assert league.wait(timeout=60) == 0, league.communicate()[1]
     finally:
@@ -196,10 +209,7 @@ def test_settings_name_the_bad_value_and_the_allowed_range(tmp_path):
         read_settings(str(tmp_path))
 
 
-def test_a_league_refuses_a_folder_played_under_other_settings(tmp_path):
-    folder = tmp_path / "league"
-    folder.mkdir()
-    (folder / "league.toml").write_text(CONFIG)
+def test_a_league_refuses_a_folder_played_under_other_settings(folder):
     league = start(folder)
     try:
         wait_for(lambda: (folder / ".league" / "results.jsonl").exists() and lines(folder), league, "a game")

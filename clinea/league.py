@@ -27,9 +27,11 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from clinea.bounded import KIB, json_value, read_text
 from clinea.judge import reaper
+from clinea.judge.cli import EXIT_RESULTS_UNWRITABLE
 from clinea.judge.player_process import end_all_games, kill_all
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import CRASH, Clock
@@ -48,6 +50,9 @@ ANCHORS = "anchors.json"
 #: the rating the first baseline (random, by default) is anchored at
 ANCHOR_ELO = 0.0
 ANCHORS_LIMIT = 64 * KIB
+# new games valued for the page in one round, and the page thread's niceness
+PAGE_BATCH = 200
+PAGE_NICENESS = 10
 # how long a worker waits between looks for a game to play when none is due
 IDLE = 0.1
 
@@ -103,6 +108,8 @@ class League:
         self.stopping = False  # set on the way out: a crash then is the league's own kill
         self.page = None
         self.paged = 0  # records already on the page
+        self.page_due = threading.Event()
+        self.page_news: tuple[list[GameRecord], str, str] = ([], "", "")
 
     # ------------------------------------------------------------ state
 
@@ -240,7 +247,8 @@ class League:
     # ------------------------------------------------------------ standings
 
     def write_standings(self) -> None:
-        """standings.txt, .json and .html, each written whole (a rename)."""
+        """standings.txt and .json, each written whole (a rename); the page
+        (standings.html) is the page thread's, told there is news."""
         with self.lock:
             bots = sorted(self.bots)
             records = list(self.records)
@@ -254,18 +262,41 @@ class League:
         write_whole(os.path.join(self.folder, "standings.json"),
                     json.dumps({"games": table.games, "anchored": anchors is not None, "players": json_rows(table)},
                                indent=1) + "\n")
-        write_whole(os.path.join(self.folder, "standings.html"), self.html(records, html_section(table, title), title))
+        with self.lock:
+            self.page_news = (records, html_section(table, title), title)
+        self.page_due.set()
 
-    def html(self, records: list[GameRecord], section: str, title: str) -> str:
+    def write_page(self) -> None:
+        """standings.html: the replay page of the latest games, valued here
+        (at most PAGE_BATCH new games a time, so the page keeps up however
+        fast games come), with the latest standings above them."""
         from clinea.view import Page, render
 
+        with self.lock:
+            records, section, title = self.page_news
         if self.page is None:
             self.page = Page(self.settings.solve_time)
-        for record in records[max(self.paged, len(records) - self.settings.replays):]:
+        start = max(self.paged, len(records) - self.settings.replays)
+        for record in records[start:start + PAGE_BATCH]:
             self.page.add(self.results_path, record)
-        self.paged = len(records)
+        self.paged = min(len(records), start + PAGE_BATCH)
+        if self.paged < len(records):
+            self.page_due.set()  # more to value: the next round goes on at once
         del self.page.games[:-self.settings.replays or None]
-        return render(self.page.data(self.results_path, self.log.header or {}), self.settings.refresh, section, title)
+        data = self.page.data(self.results_path, self.log.header or {})
+        write_whole(os.path.join(self.folder, "standings.html"), render(data, self.settings.refresh, section, title))
+
+    def page_loop(self, stop: threading.Event) -> None:
+        """The page thread: rewrites standings.html when there is news, at
+        a low priority (valuing games must not slow the games' seats)."""
+        try:
+            os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), PAGE_NICENESS)
+        except (AttributeError, OSError):  # not Linux, where a thread has a priority of its own
+            pass
+        while not stop.is_set():
+            if self.page_due.wait(0.2):
+                self.page_due.clear()
+                self.write_page()
 
     # ------------------------------------------------------------ run
 
@@ -273,17 +304,22 @@ class League:
         """Plays until `stop` is set, looking at the folder and rewriting the standings."""
         errors: list[BaseException] = []
 
-        def play() -> None:
-            try:
-                self.runner.run(self.specs(stop), self.on_record, self.on_skip)
-            except BaseException as error:  # surfaced below, in the main thread
-                errors.append(error)
-                stop.set()
+        def guarded(work: Callable[[], None]) -> Callable[[], None]:
+            def body() -> None:
+                try:
+                    work()
+                except BaseException as error:  # surfaced below, in the main thread
+                    errors.append(error)
+                    stop.set()
+            return body
 
         self.look()
         self.write_standings()
-        games = threading.Thread(target=play, daemon=True)
+        games = threading.Thread(target=guarded(lambda: self.runner.run(self.specs(stop), self.on_record,
+                                                                        self.on_skip)), daemon=True)
+        pages = threading.Thread(target=guarded(lambda: self.page_loop(stop)), daemon=True)
         games.start()
+        pages.start()
         written = time.monotonic()
         while not stop.is_set():
             stop.wait(self.settings.poll)
@@ -298,7 +334,10 @@ class League:
         end_all_games()  # the games in flight end now as crashes, not written: played again next time
         games.join(timeout=10)
         self.log.close()
+        pages.join(timeout=60)
         self.write_standings()
+        if not pages.is_alive():
+            self.write_page()
         if errors and not isinstance(errors[0], KeyboardInterrupt):
             raise errors[0]
 
@@ -351,6 +390,10 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         league.run(stop)
+    except OSError as error:  # the results file could not be written (a full disk)
+        print(f"clinea league: cannot write to {league.results_path} ({error.strerror or error}): stopped; "
+              "every game written is kept, and the league resumes from them when started again", file=sys.stderr)
+        return EXIT_RESULTS_UNWRITABLE
     finally:
         kill_all()
         sandbox.close()

@@ -229,7 +229,11 @@ class Runner:
             if spec.first not in self.players or spec.second not in self.players:
                 return False
             for name in (spec.first, spec.second):
-                if name not in seats:
+                seat = seats.get(name)
+                if isinstance(seat, ProcessSeat) and seat.command != self.players[name].command:
+                    seat.kill()  # removed and added again as another program meanwhile
+                    seat = None
+                if seat is None:
                     seats[name] = self.seat(name, worker, logs)
             return True
 

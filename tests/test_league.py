@@ -130,9 +130,10 @@ def test_a_dropped_bot_is_rated_removed_and_the_league_survives_sigkill(folder):
         assert row["games"] >= 5 * 2
         text = (folder / "standings.txt").read_text()
         assert "mybot" in text and "cross-table" in text and "anchor" in text
-        page = (folder / "standings.html").read_text()
+        # the page follows (it is valued in a thread of its own)
+        page = wait_for(lambda: (lambda page: page if 'data-player="mybot" data-status="rated"' in page else None)(
+            (folder / "standings.html").read_text()), league, "mybot rated on the page")
         assert 'http-equiv="refresh"' in page and 'id="cross-table"' in page
-        assert 'data-player="mybot" data-status="rated"' in page
         shown = json.loads(re.search(r'<script type="application/json" id="data">(.*?)</script>', page, re.S)[1])
         assert 0 < len(shown["games"]) <= 50  # the latest `replays` games
 

@@ -14,6 +14,7 @@ for one look more, so a bot still being copied in never plays half-written.
 """
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import shlex
@@ -28,6 +29,8 @@ from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 CONFIG = "league.toml"
 #: a config is a few lines: more than this is not one
 CONFIG_LIMIT = 64 * KIB
+#: entries of the folder looked at, at most (a league is not a file dump)
+MAX_ENTRIES = 10_000
 #: a player's name goes into game ids (`a|b|k`) and file names
 NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]{0,63}\Z")
 
@@ -243,9 +246,14 @@ class FolderWatch:
         """The bots ready to play now, by name; problems go to stderr once each."""
         found: dict[str, Entry] = {}
         try:
-            entries = sorted(os.scandir(self.folder), key=lambda e: e.name)
+            with os.scandir(self.folder) as scan:
+                entries = sorted(itertools.islice(scan, MAX_ENTRIES + 1), key=lambda e: e.name)
         except OSError as error:
             raise LeagueError(f"{self.folder}: {error.strerror}") from None
+        if len(entries) > MAX_ENTRIES:
+            self.warn("too many", f"{self.folder}: more than {MAX_ENTRIES} entries: only the first "
+                                  f"{MAX_ENTRIES} the system lists are looked at")
+            entries = entries[:MAX_ENTRIES]
         for item in entries:
             entry = bot_in(self.folder, item)
             if entry is None:

@@ -64,7 +64,6 @@ refresh = 5.0            # seconds between rewrites of standings.html/.txt (the 
 solve_time = 0.02        # solver seconds per position on the replay page
 replays = 1000           # the latest games shown on the replay page (the standings count them all)
 sandbox = "auto"         # the judge's --sandbox: auto, strict or off
-seed = 1
 
 [players]                # registered players entered by name, with their options
 # "evaluator-3" = "evaluator --depth 3"
@@ -96,7 +95,6 @@ class Settings:
     solve_time: float = 0.02
     replays: int = 1000
     sandbox: str = "auto"
-    seed: int = 1
     players: Mapping[str, str] = field(default_factory=dict)
     baselines: Mapping[str, str] = field(default_factory=lambda: dict(DEFAULT_BASELINES))
 
@@ -108,17 +106,18 @@ class Settings:
         """What makes two runs of the folder the same league."""
         return {"board": [self.columns, self.rows, self.c, self.p], "time_per_move": self.time_per_move,
                 "baselines": dict(self.baselines), "calibration_games": self.calibration_games,
-                "prior_draws": self.prior_draws, "seed": self.seed}
+                "prior_draws": self.prior_draws}
 
 
 GAME_KEYS = ("columns", "rows", "c", "p", "time_per_move")
 LEAGUE_KEYS = ("concurrency", "poll", "calibration_games", "rating_games", "max_games", "prior_draws",
-               "refresh", "solve_time", "replays", "sandbox", "seed")
+               "refresh", "solve_time", "replays", "sandbox")
 # (low, high) of each number; None: no bound
 RANGES = {"columns": (1, MAX_SIDE), "rows": (1, MAX_SIDE), "c": (1, MAX_TOKENS), "p": (1, MAX_TOKENS),
           "time_per_move": (0.001, None), "concurrency": (1, 64), "poll": (0.05, 3600),
           "calibration_games": (1, None), "rating_games": (1, None), "max_games": (1, None),
-          "prior_draws": (0.1, None), "refresh": (0.5, 3600), "solve_time": (0.001, 60), "replays": (0, None), "seed": (0, None)}
+          "prior_draws": (0.1, None), "refresh": (0.5, 3600), "solve_time": (0.001, 60),
+          "replays": (0, None)}
 
 
 def read_settings(folder: str) -> Settings:

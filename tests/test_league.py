@@ -34,7 +34,6 @@ max_games = 1000
 refresh = 0.5
 solve_time = 0.01
 replays = 50
-seed = 3
 
 [baselines]
 random = "random --seed 1"

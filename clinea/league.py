@@ -89,6 +89,8 @@ class League:
         self.log = ResultLog(self.results_path, self._loaded)
         self._check_header()
         self.anchors = self._read_anchors()
+        if self.anchors is None and self.schedule.calibrated():
+            self._anchor()  # killed between the last calibration game and the anchors' file
         self.bots: dict[str, tuple[str, ...]] = {}  # playing now: name -> command
         self.registered = {name: tuple(registered_command(line)) for name, line in settings.players.items()}
         self.watch = FolderWatch(folder, set(self.baselines) | set(self.registered))
@@ -124,9 +126,12 @@ class League:
             self.log.write_header({"argv": ["league", os.path.abspath(self.folder)], "league": game})
             return
         stored = self.log.header.get("league")
+        if not isinstance(stored, dict):
+            raise LeagueError(f"{self.results_path}: the results of a `clinea judge` run, not of a league: "
+                              "start the league in another folder")
         if stored != game:
             differences = [f"{key}: {stored.get(key)!r} before, {value!r} now" for key, value in game.items()
-                           if not isinstance(stored, dict) or stored.get(key) != value]
+                           if stored.get(key) != value]
             raise LeagueError(f"{self.folder}: {CONFIG} changed what its games were played under "
                               f"({'; '.join(differences)}): put it back, or start a league in another folder")
 

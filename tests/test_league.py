@@ -149,6 +149,8 @@ def test_a_dropped_bot_is_rated_removed_and_the_league_survives_sigkill(folder):
         league.send_signal(signal.SIGKILL)
         league.wait(timeout=30)
         kept = lines(folder)
+        # as if killed between the last calibration game and writing the anchors down
+        (folder / ".league" / "anchors.json").unlink()
         league = start(folder)
         wait_for(lambda: len(lines(folder)) >= len(kept) + 6, league, "games after the restart")
         # a registered player leaves when league.toml no longer names it
@@ -156,6 +158,7 @@ def test_a_dropped_bot_is_rated_removed_and_the_league_survives_sigkill(folder):
         wait_for(lambda: player_row(folder, "ev3") is None, league, "ev3 leaving the standings")
         league.send_signal(signal.SIGTERM)
         assert league.wait(timeout=60) == 0, league.communicate()[1]
+        assert json.loads((folder / ".league" / "anchors.json").read_text()) == anchors  # the same games, the same fit
     finally:
         if league.poll() is None:
             league.kill()

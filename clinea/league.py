@@ -360,7 +360,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="clinea league",
         description="Run a folder of bots as a league: every bot dropped in is rated against fixed-rating "
-                    "baselines on the judge's sandboxed seats; standings with Elo and 95 %% intervals.",
+                    "baselines on the judge's sandboxed seats; standings with Elo and 95 % intervals.",
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("folder", metavar="DIR", nargs="?", help="the league's folder")
     parser.add_argument("--example-config", action="store_true",

@@ -21,6 +21,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "analyze": ("clinea.analyze", "replay judged games with the solver: every move's value, the blunders, a plot"),
     "replay": ("clinea.judge.replay", "play one seat of a judged game again with the lines it got: its answers, stderr, verdict"),
     "view": ("clinea.view", "write a results file's games as one HTML replay page, every move valued by the solver"),
+    "league": ("clinea.league", "run a folder of bots as a league rated against fixed baselines (Elo, 95 % intervals)"),
     "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
     "signature": ("clinea.signature", "one number naming every search's tree (fixed positions and node budgets)"),
 }

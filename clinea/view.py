@@ -178,39 +178,63 @@ def interned(table: dict, value) -> int:
     return table.setdefault(value, len(table))
 
 
+class Page:
+    """The page's data, built game by game: a game is valued once, so a
+    page rewritten as games come in (clinea league) values only the new."""
+
+    def __init__(self, solve_time: float):
+        self.solve_time = solve_time
+        self.valuer = Valuer(solve_time)
+        self.index: dict[str, dict] = {"boards": {}, "names": {}, "colours": {}, "reasons": {}}
+        self.games: list[dict] = []
+
+    def add(self, path: str, record: GameRecord, progress: Callable[[], None] = lambda: None) -> None:
+        """Values `record` (a game of the file `path`) and adds it to the page."""
+        try:
+            game = self.valuer.analyse(record, progress)
+        except ValueError as error:  # an illegal move or a bad size in a record
+            raise ViewError(f"{path}: game {record.id}: {error}") from None
+        self.games.append(game_data(record, game, self.valuer, self.index))
+
+    def data(self, path: str, header: dict) -> dict:
+        """Everything the page shows, as JSON-ready data."""
+        return {
+            "file": os.path.basename(path),
+            "argv": header.get("argv", []),
+            "solveTime": self.solve_time,
+            "mate": MATE_SCORE,
+            **{name: [list(key) if isinstance(key, tuple) else key for key in table]
+               for name, table in self.index.items()},
+            "games": self.games,
+        }
+
+
 def page_data(path: str, header: dict, records: Sequence[GameRecord], solve_time: float,
               progress: Callable[[], None] = lambda: None) -> dict:
     """Everything the page shows, as JSON-ready data."""
-    valuer = Valuer(solve_time)
-    index: dict[str, dict] = {"boards": {}, "names": {}, "colours": {}, "reasons": {}}
-    games = []
+    page = Page(solve_time)
     for record in records:
-        try:
-            game = valuer.analyse(record, progress)
-        except ValueError as error:  # an illegal move or a bad size in a record
-            raise ViewError(f"{path}: game {record.id}: {error}") from None
-        games.append(game_data(record, game, valuer, index))
-    return {
-        "file": os.path.basename(path),
-        "argv": header.get("argv", []),
-        "solveTime": solve_time,
-        "mate": MATE_SCORE,
-        **{name: [list(key) if isinstance(key, tuple) else key for key in table] for name, table in index.items()},
-        "games": games,
-    }
+        page.add(path, record, progress)
+    return page.data(path, header)
 
 
 def csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def render(data: dict) -> str:
+def render(data: dict, refresh: float | None = None, above: str = "", title: str | None = None) -> str:
     """The page: the template with the data inlined, and a policy that
-    lets nothing but its own script and style run (no request can leave)."""
+    lets nothing but its own script and style run (no request can leave).
+    `refresh`: seconds after which the browser reloads it (a league's
+    page, rewritten as games come in); `above`: static HTML shown above
+    the replays (a league's standings)."""
     template = resources.files("clinea").joinpath(PAGE).read_text(encoding="utf-8")
     # "<" escaped: no name or reason in the data can close the script element
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
-    text = template.replace("%%TITLE%%", html.escape(f"clinea replays: {data['file']}"), 1)
+    text = template.replace("%%TITLE%%", html.escape(title or f"clinea replays: {data['file']}"), 1)
+    text = text.replace("%%REFRESH%%", "" if refresh is None else
+                        f'<meta http-equiv="refresh" content="{refresh:g}">', 1)
+    text = text.replace("%%ABOVE%%", above, 1)
     text = text.replace("%%DATA%%", payload, 1)
     script = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
     style = re.search(r"<style>(.*?)</style>", text, re.S).group(1)

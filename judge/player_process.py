@@ -135,7 +135,7 @@ def end_all_games() -> None:
     with RUN.lock:
         live = list(RUN.live)
     for proc in live:
-        reaper.kill_all(proc.pid, proc.seat_mark, spare=(proc.pid,))
+        proc.end_game()
 
 
 def _leave_the_terminal() -> None:
@@ -352,6 +352,12 @@ class PlayerProcess:
         """The last stderr lines, once the drain has read them all."""
         self.drain.join(timeout=wait)
         return list(self.stderr_tail)
+
+    def end_game(self) -> None:
+        """Kills the player and everything it started but leaves its pipes:
+        the seat reading them sees end of output and cleans up as after any
+        crash. Safe from another thread than the seat's."""
+        reaper.kill_all(self.pid, self.seat_mark, spare=(self.pid,))
 
     def kill(self) -> None:
         """Kills the player, its group and everything it started; closes the pipes."""

@@ -112,6 +112,13 @@ class ProcessSeat(Seat):
             self.process = None
             self.note(f"killed process group {pid}")
 
+    def end_game(self) -> None:
+        """Ends the game this seat plays, from another thread (its player
+        was removed from a league): the game ends as its crash."""
+        process = self.process
+        if process is not None:
+            process.end_game()
+
     def close(self) -> None:
         """End of the match: `salir`, wait briefly for `listo` and the exit,
         then kill the group whatever happened (children included)."""

@@ -109,13 +109,17 @@ def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
         for k in range(games):
             if stream and k % 2 == 0:
                 opening = next(stream)
-            a_first = k % 2 == 0
-            a_colour = COLOURS[(k // 2) % 2]
-            b_colour = COLOURS[1 - (k // 2) % 2]
-            if a_first:
-                yield GameSpec(f"{a}|{b}|{k}", a, b, (a_colour, b_colour), list(opening))
-            else:
-                yield GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
+            yield pairing_game(a, b, k, opening)
+
+
+def pairing_game(a: str, b: str, k: int, opening: Sequence[int] = ()) -> GameSpec:
+    """Game k of the pairing a-b, under its stable id `a|b|k`: A first
+    when k is even, A azul when k // 2 is even."""
+    a_colour = COLOURS[(k // 2) % 2]
+    b_colour = COLOURS[1 - (k // 2) % 2]
+    if k % 2 == 0:
+        return GameSpec(f"{a}|{b}|{k}", a, b, (a_colour, b_colour), list(opening))
+    return GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
 
 
 def record(spec: GameSpec, size: Rules, result: GameResult) -> GameRecord:
@@ -159,27 +163,79 @@ class Runner:
         self.course_log_dir = course_log_dir
         self.lock = threading.Lock()
         self.stop = threading.Event()
+        self.retired: set[str] = set()  # players removed while the run goes on
+        self.live_seats: list[dict[str, Seat]] = []  # each running worker's seats
 
     def seats_for_worker(self, worker: int) -> tuple[dict[str, Seat], list]:
         seats: dict[str, Seat] = {}
-        logs = []
-        for name, player in self.players.items():
-            if player.command is None:
-                seats[name] = self.human_factory(name)
-                continue
-            log = None
-            if self.log_dir:
-                os.makedirs(self.log_dir, exist_ok=True)
-                suffix = "" if self.concurrency == 1 else f".{worker}"
-                log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
-                           buffering=1)  # each of the seat's writes, whole lines, reaches the file at once
-                logs.append(log)
-            elif self.course_log_dir:
-                log = CourseTranscript.open(self.course_log_dir, name, whole_games=self.concurrency > 1)
-                logs.append(log)
-            others = [folder for other, folders in self.folders.items() if other != name for folder in folders]
-            seats[name] = ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others)
+        logs: list = []
+        for name in list(self.players):
+            seats[name] = self.seat(name, worker, logs)
         return seats, logs
+
+    def seat(self, name: str, worker: int, logs: list) -> Seat:
+        """Worker `worker`'s seat for player `name` (its transcript, if any,
+        added to `logs`); a program's process starts with its first game."""
+        player = self.players[name]
+        if player.command is None:
+            return self.human_factory(name)
+        log = None
+        if self.log_dir:
+            os.makedirs(self.log_dir, exist_ok=True)
+            suffix = "" if self.concurrency == 1 else f".{worker}"
+            log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
+                       buffering=1)  # each of the seat's writes, whole lines, reaches the file at once
+            logs.append(log)
+        elif self.course_log_dir:
+            log = CourseTranscript.open(self.course_log_dir, name, whole_games=self.concurrency > 1)
+            logs.append(log)
+        others = [folder for other, folders in self.folders.items() if other != name for folder in folders]
+        return ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others)
+
+    # A league's players come and go while it runs (clinea.league): a new
+    # one gets its seats at its first game, a removed one loses its seats
+    # and the games it is playing end at once.
+
+    def add_player(self, player: Player) -> None:
+        """Lets `player` into the games scheduled from now on."""
+        with self.lock:
+            self.players[player.name] = player
+            self.folders[player.name] = program_folders(player.command) if player.command else []
+            self.retired.discard(player.name)
+
+    def remove_player(self, name: str) -> None:
+        """Takes `name` out: its processes are killed (a game it is playing
+        ends at once as its crash; the caller decides whether such a game
+        counts), and each worker closes its seats before its next game."""
+        with self.lock:
+            self.players.pop(name, None)
+            self.folders.pop(name, None)
+            self.retired.add(name)
+            seats = [seats[name] for seats in self.live_seats if name in seats]
+        for seat in seats:
+            if isinstance(seat, ProcessSeat):
+                seat.end_game()
+
+    def seat_up(self, seats: dict[str, Seat], logs: list, worker: int, spec: GameSpec) -> bool:
+        """Before a worker's game: seats for players new since its start,
+        none any more for removed ones. False when a player of the game
+        was removed since it was scheduled: it is not played."""
+        with self.lock:
+            gone = [name for name in seats if name in self.retired]
+            for name in gone:
+                seat = seats.pop(name)
+                if isinstance(seat, ProcessSeat):
+                    seat.kill()
+            if spec.first not in self.players or spec.second not in self.players:
+                return False
+            for name in (spec.first, spec.second):
+                seat = seats.get(name)
+                if isinstance(seat, ProcessSeat) and seat.command != self.players[name].command:
+                    seat.kill()  # removed and added again as another program meanwhile
+                    seat = None
+                if seat is None:
+                    seats[name] = self.seat(name, worker, logs)
+            return True
 
     def play(self, seats: dict[str, Seat], spec: GameSpec) -> GameRecord:
         """One game of the schedule at one worker's seats (local threads and
@@ -189,9 +245,11 @@ class Runner:
         clock.controls = tuple(self.players[name].time_control for name in (spec.first, spec.second))
         return play_game(seats, spec, self.size, clock, on_move)
 
-    def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
+    def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None],
+            on_skip: Callable[[GameSpec], None] = lambda spec: None) -> None:
         """Plays `specs` (taken one at a time, as workers get free: the schedule may be endless), calling
-        `on_record` (under a lock) as each game ends; `self.stop` set by
+        `on_record` (under a lock) as each game ends, and `on_skip` for a game
+        not played as a player of it was removed meanwhile; `self.stop` set by
         on_record (SPRT) ends the run after the games in flight."""
         todo = iter(specs)
         taking = threading.Lock()
@@ -199,6 +257,8 @@ class Runner:
 
         def worker(index: int) -> None:
             seats, logs = self.seats_for_worker(index)
+            with self.lock:
+                self.live_seats.append(seats)
             cut_short = False
             try:
                 while not self.stop.is_set():
@@ -206,6 +266,9 @@ class Runner:
                         spec = next(todo, None)
                     if spec is None:
                         return
+                    if not self.seat_up(seats, logs, index, spec):
+                        on_skip(spec)
+                        continue
                     game = self.play(seats, spec)
                     with self.lock:
                         on_record(game)
@@ -214,6 +277,8 @@ class Runner:
                 self.stop.set()
                 cut_short = True
             finally:
+                with self.lock:
+                    self.live_seats.remove(seats)
                 close_seats(seats, logs, cut_short)
 
         if self.concurrency == 1:

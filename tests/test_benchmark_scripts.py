@@ -57,3 +57,10 @@ def test_view_prints_the_time_to_value_the_games_and_the_page_size():
                       r"positions exact, page ([\d.]+) MB$", out, re.M)
     assert [row[0] for row in rows] == ["0.2", "0.01"]
     assert all(0 < float(row[4]) < 2 and 0 <= float(row[3]) <= 100 for row in rows)
+
+
+def test_league_prints_the_seconds_to_anchor_and_to_rate_a_dropped_bot():
+    out = run("league.py", "--config", "[game]\ncolumns = 5\nrows = 4\nc = 3\n[league]\ncalibration_games = 1\n"
+              "rating_games = 1\nmax_games = 2\nrefresh = 0.5\npoll = 0.2\n")
+    assert re.search(r"baselines anchored in [\d.]+ s \(10 calibration games, once per folder\)", out)
+    assert re.search(r"a dropped-in bot rated in [\d.]+ s: \d+ games, Elo [+-]\d+ \[[+-]\d+, [+-]\d+\]", out)

@@ -23,7 +23,6 @@ from clinea.core.batch import BatchBoards
 from clinea.integrations.gymnasium_env import ClineaGymEnv
 from clinea.integrations.pettingzoo import env as clinea_aec
 
-
 LARGER_BOARDS = [("9x8 c=5 (three-word bitboards)", (9, 8, 5)), ("20x20 c=5 (cell array)", (20, 20, 5))]
 
 

@@ -79,10 +79,10 @@ def rate(run: Callable[[], int], repeats: int) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter,
                                      epilog="example:\n  python benchmarks/rl_env.py --moves 20000 --repeats 3")
-    parser.add_argument("--moves", type=int, default=20_000, help="moves per run of a single environment")
-    parser.add_argument("--boards", type=int, default=1024, help="boards of the batched stepper")
-    parser.add_argument("--batch-steps", type=int, default=300, help="calls of the batched stepper per run")
-    parser.add_argument("--repeats", type=int, default=3, help="runs per figure (the median is printed)")
+    parser.add_argument("--moves", type=int, default=20_000, help="moves per run of a single environment (default: %(default)s)")
+    parser.add_argument("--boards", type=int, default=1024, help="boards of the batched stepper (default: %(default)s)")
+    parser.add_argument("--batch-steps", type=int, default=300, help="calls of the batched stepper per run (default: %(default)s)")
+    parser.add_argument("--repeats", type=int, default=3, help="runs per figure, the median printed (default: %(default)s)")
     args = parser.parse_args()
     from pettingzoo.classic import connect_four_v3
 

@@ -21,7 +21,7 @@ PARAMETERS = [{}, {"columns": 5, "rows": 4, "c": 3, "p": 4}, {"columns": 9, "row
 @pytest.mark.parametrize("parameters", PARAMETERS)
 def test_openspiels_random_simulation_checks_pass(parameters):
     game = pyspiel.load_game("clinea", parameters)
-    pyspiel.random_sim_test(game, num_sims=20, serialize=False, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=20, serialize=True, verbose=False)
 
 
 def test_the_game_describes_its_rules():

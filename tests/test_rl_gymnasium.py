@@ -90,3 +90,12 @@ def test_an_opponent_bot_object_plays_and_is_kept():
     env.step(0)
     assert env.opponent is bot and env.board.moves_played == 2
     assert env.action_masks().nonzero()[0].tolist() == env.board.legal_columns()
+
+
+def test_strong_with_a_time_budget_punishes_an_agent_that_only_stacks():
+    env = ClineaGymEnv(opponent="strong --time-per-move 0.02")
+    _, info = env.reset(seed=1)
+    terminated, reward = False, 0.0
+    while not terminated:
+        _, reward, terminated, _, info = env.step(int(info["action_mask"].nonzero()[0][0]))
+    assert reward == -1.0 and env.board.winner == 1

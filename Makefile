@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium lint run test signature bench bench-solver bench-judge bench-strength train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint run test signature bench bench-solver bench-judge bench-strength bench-rl train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -69,7 +69,7 @@ run: install
 # Only a change of the declared dependencies re-runs it: resolving
 # kaggle-environments' tree takes minutes, rebuilding the core does not need it.
 $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
-	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel]"
+	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel,rl]"
 	@$(WRITE_LAUNCHERS)
 	touch $@
 
@@ -114,6 +114,13 @@ bench-judge: install
 		--busy 0 1 2 32 --sandbox auto off --seat-starts 20 --fidelity-games 2000 \
 		$(if $(COURSE_JUDGE),--course-judge '$(COURSE_JUDGE)' --course-python '$(or $(COURSE_PYTHON),python2)')
 	$(PY) benchmarks/driver.py $(if $(AGAINST),--against '$(AGAINST)')
+
+# The reinforcement-learning environments' steps per second on 7x6 against
+# PettingZoo's own connect_four_v3, in the same run: clinea's AEC and
+# Gymnasium environments and the batched stepper (the rl extra comes with
+# the test set-up's extras).
+bench-rl: install $(VENV)/.extras
+	$(PY) benchmarks/rl_env.py
 
 # strong against peers: a perfect 7x6 player from the 49 two-move openings
 # with both colours at 0.05 s a move, and OpenSpiel's C++ MCTS (10000

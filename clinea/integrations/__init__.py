@@ -1,7 +1,8 @@
-"""Bridges to the ecosystem: Kaggle's ConnectX (`clinea.integrations.kaggle`)
-and OpenSpiel (`clinea.integrations.openspiel`). Each needs its optional
-extra (`pip install 'clinea[kaggle]'`, `'clinea[openspiel]'`); the core
-install stays small without them.
+"""Bridges to the ecosystem: Kaggle's ConnectX (`clinea.integrations.kaggle`),
+OpenSpiel (`clinea.integrations.openspiel`, `.openspiel_game`), PettingZoo
+and Gymnasium (`clinea.integrations.pettingzoo`, `.gymnasium_env`). Each
+needs its optional extra (`pip install 'clinea[kaggle]'`, `'clinea[openspiel]'`,
+`'clinea[rl]'`); the core install stays small without them.
 """
 from __future__ import annotations
 

@@ -1,4 +1,6 @@
-"""Any clinea player as an OpenSpiel bot, on `connect_four` of any size.
+"""Any clinea player as an OpenSpiel bot, on `connect_four` of any size
+and on clinea's own game with its token limit (`"clinea"`, registered by
+`clinea.integrations.openspiel_game`).
 
     import pyspiel
     from clinea.integrations.openspiel import as_spiel_bot
@@ -8,13 +10,13 @@
     returns = pyspiel.evaluate_bots(game.new_initial_state(), [as_spiel_bot("strong"), mcts], 0)
 
 OpenSpiel's actions on connect_four are the 0-based columns and its state
-keeps the move history, so positions convert exactly. Its game has no token
-limit: a clinea game with fewer tokens than cells is not one OpenSpiel plays.
+keeps the move history, so positions convert exactly. connect_four has no
+token limit: a game with fewer tokens than cells is played as "clinea".
 """
 from __future__ import annotations
 
 from clinea.core import Board, Rules
-from clinea.integrations import require
+from clinea.integrations import openspiel_game, require
 from clinea.players.game_follower import GameFollower
 from clinea.players.make_bot import PlayerSpec, make_bot
 
@@ -24,11 +26,15 @@ GAME = "connect_four"
 
 
 def rules_of(game) -> Rules:
-    """The rules of an OpenSpiel connect_four game (tokens enough to fill
-    the board: OpenSpiel has no limit)."""
-    if game.get_type().short_name != GAME:
-        raise ValueError(f"a clinea bot plays {GAME}, not {game.get_type().short_name!r}")
+    """The rules of an OpenSpiel game a clinea bot plays: clinea's own
+    (`clinea.integrations.openspiel_game`, token limit included) or
+    connect_four (tokens enough to fill the board: it has no limit)."""
+    name = game.get_type().short_name
     parameters = game.get_parameters()
+    if name == openspiel_game.GAME:
+        return openspiel_game.rules_from_parameters(parameters)
+    if name != GAME:
+        raise ValueError(f"a clinea bot plays {openspiel_game.GAME} or {GAME}, not {name!r}")
     return Rules(parameters["columns"], parameters["rows"], parameters["x_in_row"])
 
 

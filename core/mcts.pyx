@@ -17,11 +17,10 @@ from .bitboard cimport Geometry
 from .board cimport Board
 from .clock cimport monotonic
 from .rng cimport Rng, rng_below, rng_seed
-from .widebits cimport (
-    WIDE_WORDS, Wide, wide_and, wide_any, wide_bit, wide_lowest_index, wide_not, wide_or, wide_popcount,
-    wide_xor, wide_zero,
+from .widebits cimport WIDE4_BITS, Wide4, wide4_zero, wide_set
+from .words cimport (
+    Bits, b_and, b_any, b_bit, b_lowest_index, b_not, b_nth_index, b_or, b_popcount, b_xor, b_zero, winning_cells,
 )
-from .words cimport winning_cells
 
 from clinea.core.timeman import Limits, SearchResult
 
@@ -67,74 +66,91 @@ cdef int rollout(Board b, Rng* rng) noexcept nogil:
     return winner
 
 
-cdef inline int wide_nth_index(Wide a, int k) noexcept nogil:
-    """The index of the k-th (from 0) set bit of `a`, which has more than k."""
-    cdef int i, count
-    cdef Wide word
-    for i in range(WIDE_WORDS):
-        word = wide_zero()
-        word.w[i] = a.w[i]
-        count = wide_popcount(word)
-        if k < count:
-            while k > 0:
-                word.w[i] &= word.w[i] - 1
-                k -= 1
-            return wide_lowest_index(word)
-        k -= count
-    return -1
-
-
-cdef int wide_rollout(Board b, Rng* rng) noexcept nogil:
-    """`rollout` on the multi-word bitboards alone, the board untouched
-    (the same moves from the same random numbers):
-    the playable cells and each player's winning cells kept as masks, so a
-    move costs one update of the mover's winning cells and a few bit
-    operations, against a look at every column through the Board."""
+cdef int mask_rollout(Bits first, Bits second, Bits cells, Board b, Rng* rng) noexcept nogil:
+    """`rollout` on the words of `b`'s stones (`first`, `second`: each
+    player's; `cells`: every cell of the board), the board untouched (the
+    same moves from the same random numbers): the playable cells and each
+    player's winning cells kept as masks, so a move costs one update of
+    the mover's winning cells and a few bit operations, against a look at
+    every column through the Board."""
     cdef const Geometry* g = b.c_geometry()
-    cdef Wide stones[2]
-    cdef Wide wins[2]
-    cdef Wide playable = wide_zero(), empty, choice, cell
+    cdef Bits stones[2]
+    cdef Bits wins[2]
+    cdef Bits playable = b_zero(cells), empty, choice, cell
     cdef int moves = b.c_moves(), side = b.c_side(), col, index
-    stones[0] = b.c_wide_stones(0)
-    stones[1] = b.c_wide_stones(1)
+    stones[0] = first
+    stones[1] = second
     for col in range(g.columns):
         if b.c_height(col) < g.rows:
-            playable = wide_or(playable, wide_bit(col * g.stride + b.c_height(col)))
-    empty = wide_and(g.wide_cells, wide_not(wide_or(stones[0], stones[1])))
+            playable = b_or(playable, b_bit(cells, col * g.stride + b.c_height(col)))
+    empty = b_and(cells, b_not(b_or(stones[0], stones[1])))
     wins[0] = winning_cells(stones[0], empty, g)
     wins[1] = winning_cells(stones[1], empty, g)
     while moves < g.max_moves:
-        if wide_any(wide_and(playable, wins[side])):
+        if b_any(b_and(playable, wins[side])):
             return side
-        choice = wide_and(playable, wins[1 - side])
-        if wide_any(choice):
-            index = wide_lowest_index(choice)  # the block (the leftmost, as `rollout_move`)
+        choice = b_and(playable, wins[1 - side])
+        if b_any(choice):
+            index = b_lowest_index(choice)  # the block (the leftmost, as `rollout_move`)
         else:
-            index = wide_nth_index(playable, rng_below(rng, wide_popcount(playable)))
-        cell = wide_bit(index)
-        stones[side] = wide_or(stones[side], cell)
-        empty = wide_xor(empty, cell)
-        playable = wide_xor(playable, cell)
+            index = b_nth_index(playable, rng_below(rng, b_popcount(playable)))
+        cell = b_bit(cells, index)
+        stones[side] = b_or(stones[side], cell)
+        empty = b_xor(empty, cell)
+        playable = b_xor(playable, cell)
         if (index % g.stride) + 1 < g.rows:
-            playable = wide_or(playable, wide_bit(index + 1))
-        wins[1 - side] = wide_and(wins[1 - side], empty)
+            playable = b_or(playable, b_bit(cells, index + 1))
+        wins[1 - side] = b_and(wins[1 - side], empty)
         wins[side] = winning_cells(stones[side], empty, g)
         moves += 1
         side = 1 - side
     return -1
 
 
+cdef int four_word_rollout(Board b, Rng* rng) noexcept nogil:
+    """`mask_rollout` on four words (15x13, 16x14), which the Board keeps
+    as cells: its words are made once a rollout, from the cells."""
+    cdef const Geometry* g = b.c_geometry()
+    cdef Wide4 stones[2]
+    cdef Wide4 cells = wide4_zero()
+    cdef int col, row, index
+    cdef unsigned char owner
+    stones[0] = cells
+    stones[1] = cells
+    for col in range(g.columns):
+        for row in range(g.rows):
+            index = col * g.stride + row
+            wide_set(&cells, index)
+            owner = b.c_cell(col, row)
+            if owner:
+                wide_set(&stones[owner - 1], index)
+    return mask_rollout(stones[0], stones[1], cells, b, rng)
+
+
+cdef int fast_rollout(Board b, Rng* rng) noexcept nogil:
+    """The rollout on the board's words where it has them (up to four),
+    else through the Board's methods: the same game either way."""
+    cdef const Geometry* g = b.c_geometry()
+    if g.bitboard:
+        return mask_rollout(b.c_stones(0), b.c_stones(1), g.cells, b, rng)
+    if g.wide:
+        return mask_rollout(b.c_wide_stones(0), b.c_wide_stones(1), g.wide_cells, b, rng)
+    if g.columns * g.stride <= WIDE4_BITS:
+        return four_word_rollout(b, rng)
+    return rollout(b, rng)
+
+
 def rollout_winner(Board board, uint64_t seed, bint bitboards=True) -> int:
     """The winner (0, 1, or -1 for a draw) of one rollout from `board`
-    with the random numbers of `seed`: on the multi-word bitboards where the
-    board has them and `bitboards`, else through the Board's methods."""
+    with the random numbers of `seed`: on the board's words where it has
+    them and `bitboards`, else through the Board's methods."""
     if board.c_is_over():
         return board.c_winner()
     cdef Rng rng
     rng_seed(&rng, seed)
     cdef Board b = board.copy()
-    if bitboards and b.c_geometry().wide:
-        return wide_rollout(b, &rng)
+    if bitboards:
+        return fast_rollout(b, &rng)
     return rollout(b, &rng)
 
 
@@ -364,7 +380,7 @@ cdef class Mcts:
             mover = 1 - b.c_side()
             winner = -1 if node.proof == 0 else (mover if node.proof == 1 else 1 - mover)
         else:
-            winner = wide_rollout(b, &self.rng) if b.c_geometry().wide else rollout(b, &self.rng)
+            winner = fast_rollout(b, &self.rng)
         # back up the result and the proofs, taking the path's moves back
         for i in range(depth, -1, -1):
             index = self.path[i]

@@ -15,7 +15,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 from .bitboard cimport Geometry
 from .board cimport Board
-from .clock cimport monotonic
+from .clock cimport deadline_passed, deadline_start, monotonic
 from .rng cimport Rng, rng_below, rng_seed
 from .widebits cimport WIDE4_BITS, Wide4, wide4_zero, wide_set
 from .words cimport (
@@ -24,8 +24,6 @@ from .words cimport (
 
 from clinea.core.timeman import Limits, SearchResult
 
-cdef enum:
-    CHECK_EVERY = 16  # simulations between two reads of the clock
 #: the exploration constant of UCT for results in [0, 1]: sqrt(2) / 2,
 #: what OpenSpiel's 2.0 on results in [-1, 1] amounts to, halved
 DEFAULT_EXPLORATION = 0.7
@@ -412,7 +410,7 @@ cdef class Mcts:
                              f"{board.columns} children: allowed {1 + board.columns} or more for this board")
         cdef double started = monotonic()
         cdef Board b = board.copy()
-        self.deadline = started + limits.time if limits.time > 0 else 0.0
+        deadline_start(&self.deadline, limits.time)
         self.max_simulations = limits.nodes
         self.simulations = 0
         self.kept = self._reuse(board) if self.reuse else 0
@@ -424,8 +422,7 @@ cdef class Mcts:
                     break
                 if self.max_simulations > 0 and self.simulations >= self.max_simulations:
                     break
-                if (self.deadline > 0 and self.simulations % CHECK_EVERY == 0
-                        and monotonic() >= self.deadline):
+                if deadline_passed(&self.deadline):
                     break
         cdef int best = self._best_child()
         cdef Node* child = &self.arena[best]
@@ -435,7 +432,8 @@ cdef class Mcts:
         else:
             score = int(round(1000 * (2 * child.reward / child.visits - 1))) if child.visits else 0
         return SearchResult(int(child.move), score, 0, self.simulations, monotonic() - started,
-                            proven, True, "mcts")
+                            proven, True, "mcts", late=self.deadline.late if self.deadline.passed else None,
+                            read_gap=self.deadline.gap)
 
     cdef long _reuse(self, Board board) except -1:
         """Keeps the part of the last search's tree below `board`, when

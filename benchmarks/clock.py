@@ -35,19 +35,20 @@ OWN_TIME = re.compile(r"^! strong: .* time ([\d.]+)s$", re.M)
 
 def judged(board: str, time_per_move: float, games: int, concurrency: int, seed: int,
            directory: str) -> tuple[list[float], list[float], list[str]]:
-    """Runs `games` games of strong against random on `board`: strong's own
-    answer times, the judge's times of its answers, and the reasons of its
-    time forfeits."""
+    """Runs `games` games of strong against random on `board` in a folder
+    of its own under `directory`: strong's own answer times, the judge's
+    times of its answers, and the reasons of its time forfeits."""
     columns, rows, c, p = BOARDS[board]
-    results = os.path.join(directory, f"{board}-{seed}.jsonl")
-    logs = os.path.join(directory, f"logs-{board}-{seed}")
+    run = tempfile.mkdtemp(prefix=f"{board}-", dir=directory)
+    results = os.path.join(run, "results.jsonl")
+    logs = os.path.join(run, "logs")
     strong = f"{os.path.join(REPO, 'players', 'strong')} --time-per-move {time_per_move} --verbose"
     subprocess.run([sys.executable, "-m", "clinea", "judge", "--player", f"strong={strong}",
                     "--player", f"random={os.path.join(REPO, 'players', 'random')}",
                     "--iterations", str(games), "--columns", str(columns), "--rows", str(rows),
                     "--c", str(c), "--p", str(p), "--time-per-move", str(time_per_move),
                     "--concurrency", str(concurrency), "--seed", str(seed), "--results", results,
-                    "--log-dir", logs, "--quiet"], cwd=directory, capture_output=True, text=True, check=False)
+                    "--log-dir", logs, "--quiet"], cwd=run, capture_output=True, text=True, check=False)
     own = []
     for name in os.listdir(logs):
         if name.startswith("strong"):

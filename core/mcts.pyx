@@ -15,7 +15,7 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 from .bitboard cimport Geometry
 from .board cimport Board
-from .clock cimport deadline_passed, deadline_start, monotonic
+from .clock cimport deadline_passed, deadline_read, deadline_start, monotonic
 from .rng cimport Rng, rng_below, rng_seed
 from .widebits cimport WIDE4_BITS, Wide4, wide4_zero, wide_set
 from .words cimport (
@@ -23,6 +23,9 @@ from .words cimport (
 )
 
 from clinea.core.timeman import Limits, SearchResult
+
+cdef enum:
+    COPY_READ_EVERY = 16384  # nodes a kept subtree's copy moves between two reads of the clock
 
 #: the exploration constant of UCT for results in [0, 1]: sqrt(2) / 2,
 #: what OpenSpiel's 2.0 on results in [-1, 1] amounts to, halved
@@ -224,8 +227,11 @@ cdef class Mcts:
     cdef long _keep_subtree(self, int index) noexcept nogil:
         """Makes node `index`'s subtree the whole tree, its root at 0 (the
         arena's layout: each node's children in one block); returns the
-        nodes kept. Breadth first into the spare arena, then the two swap;
-        a node's `first` holds its old index until its children are copied."""
+        nodes kept, or -1 when the search's deadline passed first (a full
+        arena is a million nodes to copy: a read of the clock every
+        COPY_READ_EVERY nodes). Breadth first into the spare arena, then the
+        two swap; a node's `first` holds its old index until its children
+        are copied."""
         cdef Node* old = self.arena
         cdef Node* new = self.spare
         cdef long done = 0, used = 1
@@ -244,6 +250,8 @@ cdef class Mcts:
             else:
                 new[done].first = -1
             done += 1
+            if done % COPY_READ_EVERY == 0 and deadline_read(&self.deadline):
+                return -1
         self.arena = new
         self.spare = old
         self.used = used
@@ -461,6 +469,9 @@ cdef class Mcts:
                 self._reset_tree()
                 return 0
         kept = self._keep_subtree(index)
+        if kept < 0:
+            self._reset_tree()
+            return 0
         if self.arena[0].count < 0:
             # proven at its parent's expansion, never expanded: the search
             # expands it, for a move to answer with

@@ -89,12 +89,17 @@ class TimeManager:
     move. Start it when the move starts; `share` hands out sub-limits and
     `spent` books the nodes each search used."""
 
-    def __init__(self, limits: Limits, fraction: float = TIME_FRACTION, start: float | None = None):
+    def __init__(self, limits: Limits, fraction: float = TIME_FRACTION, start: float | None = None,
+                 preempted: float = 0.0):
         """`start`: when the move's clock started (`time.monotonic()`), if
-        before now: the request came while the player was busy setting up."""
+        before now: the request came while the player was busy setting up.
+        `preempted`: seconds the machine lately added to a move past its
+        budget (a loaded machine stops the player for tens of milliseconds
+        at a time, whatever its searches do): taken off the budget, down to
+        MIN_SECONDS."""
         self.limits = limits
         self.start = time.monotonic() if start is None else start
-        self.budget = move_budget(limits.time, fraction) if limits.time else 0.0
+        self.budget = max(MIN_SECONDS, move_budget(limits.time, fraction) - preempted) if limits.time else 0.0
         self.nodes = 0
         # the move's own account: when each search was handed its limits and
         # its deadline (monotonic seconds), and what each search booked

@@ -18,7 +18,7 @@ from clinea.core import Board, play_random_game
 from clinea.core.mcts import Mcts
 from clinea.core.search import Search
 from clinea.core.solver import Solver
-from clinea.core.timeman import MIN_SECONDS, Limits, safety_margin
+from clinea.core.timeman import MIN_SECONDS, PRECISE_TIME_FRACTION, Limits, TimeManager, move_budget, safety_margin
 from clinea.players.strong_player import StrongBot, quick_move
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -138,3 +138,47 @@ def test_the_quick_move_before_the_set_up_wins_blocks_or_keeps_out_from_under_a_
         assert board.is_winning_move(move)
     elif any(safe(col) for col in legal):
         assert safe(move)
+
+
+@pytest.mark.parametrize("limits, keeps", [(Limits(time=1e-6), False), (Limits(nodes=1), True)])
+def test_the_monte_carlo_search_gives_up_its_old_tree_rather_than_its_deadline(limits, keeps):
+    # a kept subtree is copied node by node: past the deadline the copy stops and a new tree starts
+    board = Board(9, 8, 5)
+    mcts = Mcts(seed=3)
+    mcts.search(board, Limits(nodes=40_000))
+    reply = max(mcts.root_children(), key=lambda child: child[1])[0]
+    board.play(reply)
+    mcts.search(board, limits)
+    assert (mcts.nodes_kept > 16384) == keeps, mcts.nodes_kept
+
+
+@given(st.floats(0.001, 10.0), st.floats(0.0, 20.0))
+def test_a_move_s_budget_gives_up_what_the_machine_lately_took_past_it(time_per_move, preempted):
+    budget = TimeManager(Limits(time=time_per_move), preempted=preempted).budget
+    assert budget == max(MIN_SECONDS, move_budget(time_per_move) - preempted)
+    assert TimeManager(Limits(nodes=100), preempted=preempted).budget == 0.0  # a node limit has no clock
+
+
+def test_strong_takes_a_preempted_move_s_overrun_off_the_next_moves(monkeypatch):
+    bot = StrongBot(time_per_move=0.05, solve=False, ponder=False)
+    board = Board(9, 8, 5)
+    bot.new_game(board.copy(), 0)
+    bot.choose(board.copy())
+    assert bot.preempted < bot.last_clock.budget  # its searches stop within ~0.1 ms of their deadline
+    mcts = bot._monte_carlo()
+
+    class StoppedByTheMachine:
+        """The Monte Carlo search, then 40 ms lost as a loaded machine stops a process."""
+
+        def search(self, *args):
+            found = mcts.search(*args)
+            time.sleep(0.04)
+            return found
+
+    monkeypatch.setattr(bot, "_monte_carlo", StoppedByTheMachine)
+    bot.choose(board.copy())
+    overrun = bot.last.time - bot.last_clock.budget
+    assert bot.preempted == pytest.approx(overrun) and overrun >= 0.04 - 1e-3
+    monkeypatch.undo()
+    bot.choose(board.copy())
+    assert bot.last_clock.budget == pytest.approx(max(MIN_SECONDS, move_budget(0.05, PRECISE_TIME_FRACTION) - overrun))

@@ -79,6 +79,31 @@ def describe(score: int) -> str:
     return str(score)
 
 
+class _SwitchInterval:
+    """The interpreter's switch interval, short while any strong in this
+    process sets a game up (several may: training, in-process seats): the
+    first to start saves Python's, the last to end puts it back."""
+
+    lock = threading.Lock()
+    set_ups = 0
+    saved = 0.0
+
+    @classmethod
+    def shorten(cls) -> None:
+        with cls.lock:
+            if cls.set_ups == 0:
+                cls.saved = sys.getswitchinterval()
+                sys.setswitchinterval(SET_UP_SWITCH_SECONDS)
+            cls.set_ups += 1
+
+    @classmethod
+    def restore(cls) -> None:
+        with cls.lock:
+            cls.set_ups -= 1
+            if cls.set_ups == 0:
+                sys.setswitchinterval(cls.saved)
+
+
 def quick_move(board: Board) -> int:
     """A move without a search, for a move that comes before the search is
     ready: a win, else the most central move after which the opponent
@@ -161,12 +186,11 @@ class StrongBot(Bot):
         self._finish_set_up()
         self.set_up_rules = board.rules
         self.search_ready.clear()
-        self.setting_up = threading.Thread(target=self._set_up, args=(board.copy(), sys.getswitchinterval()),
-                                           daemon=True)
-        sys.setswitchinterval(SET_UP_SWITCH_SECONDS)
+        self.setting_up = threading.Thread(target=self._set_up, args=(board.copy(),), daemon=True)
+        _SwitchInterval.shorten()
         self.setting_up.start()
 
-    def _set_up(self, board: Board, switch_interval: float) -> None:
+    def _set_up(self, board: Board) -> None:
         try:
             try:
                 self.search.prepare(board)
@@ -176,7 +200,7 @@ class StrongBot(Bot):
                 self.solver.prepare(board)
                 self._stored_lines()
         finally:
-            sys.setswitchinterval(switch_interval)
+            _SwitchInterval.restore()
 
     def _finish_set_up(self, wait: float | None = None) -> bool:
         """Whether the game's set-up is done, waiting for it `wait` seconds

@@ -7,6 +7,7 @@ the deadline, the deadlines handed out), not on wall-clock speed: the
 figures under load are benchmarks/clock.py's."""
 import os
 import random
+import sys
 import time
 
 import pytest
@@ -182,3 +183,14 @@ def test_strong_takes_a_preempted_move_s_overrun_off_the_next_moves(monkeypatch)
     monkeypatch.undo()
     bot.choose(board.copy())
     assert bot.last_clock.budget == pytest.approx(max(MIN_SECONDS, move_budget(0.05, PRECISE_TIME_FRACTION) - overrun))
+
+
+def test_the_switch_interval_comes_back_after_overlapping_set_ups():
+    # two strongs in one process set games up at once: Python's interval is back after both
+    before = sys.getswitchinterval()
+    bots = [StrongBot(time_per_move=0.05, ponder=False) for _ in range(2)]
+    for bot, shape in zip(bots, [(7, 6, 4), (9, 8, 5)]):
+        bot.new_game(Board(*shape), 0)
+    for bot in bots:
+        bot._finish_set_up()
+    assert sys.getswitchinterval() == before

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium lint run test signature bench bench-solver bench-judge bench-strength bench-rl train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint run test signature bench bench-solver bench-judge bench-clock bench-strength bench-rl train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -121,6 +121,12 @@ bench-judge: install
 # the test set-up's extras).
 bench-rl: install $(VENV)/.extras
 	$(PY) benchmarks/rl_env.py
+
+# strong's answer times by its own clock and as the judge sees them, per
+# board, quiet and beside busy loops, and the time forfeits of 2,000 quiet
+# 7x6 games at --time-per-move 0.05 (CLOCK_OPTIONS: e.g. --games 10 --forfeit-games 200).
+bench-clock: install
+	$(PY) benchmarks/clock.py $(CLOCK_OPTIONS)
 
 # strong against peers: a perfect 7x6 player from the 49 two-move openings
 # with both colours at 0.05 s a move, and OpenSpiel's C++ MCTS (10000

@@ -1,6 +1,7 @@
 """Random playouts per second through the Cython entry point, then the
 Monte Carlo tree search's simulations per second (clinea.core.mcts: tree,
-rollout that takes a win and blocks one, backups) on the wide boards,
+rollout that takes a win and blocks one, backups) on one, three and four
+words (the rollout runs on the board's words: 7x6; 9x8, 10x9, 14x12; 15x13),
 counted on CPU time from the empty board.
 
 Prints the median of several repeats (machines here are shared and noisy)."""
@@ -17,7 +18,8 @@ CASES = [
     ("9x6 c=5 (a full 63-bit board)", 9, 6, 5, 100_000),
     ("20x20 c=5 (generic board)", 20, 20, 5, 5_000),
 ]
-MCTS_CASES = [("7x6 c=4", 7, 6, 4), ("9x8 c=5", 9, 8, 5), ("10x9 c=4", 10, 9, 4), ("14x12 c=6", 14, 12, 6)]
+MCTS_CASES = [("7x6 c=4", 7, 6, 4), ("9x8 c=5", 9, 8, 5), ("10x9 c=4", 10, 9, 4), ("14x12 c=6", 14, 12, 6),
+              ("15x13 c=5", 15, 13, 5)]
 MCTS_SIMULATIONS = 20_000
 
 

@@ -1,6 +1,7 @@
 from libc.stdint cimport int8_t, int16_t, int32_t
 
 from .board cimport Board
+from .clock cimport Deadline
 from .rng cimport Rng
 
 cdef enum:
@@ -33,7 +34,7 @@ cdef class Mcts:
     cdef double exploration
     cdef Rng rng
     cdef long long simulations
-    cdef double deadline
+    cdef Deadline deadline
     cdef long long max_simulations
     cdef bint stop_requested  # set by `Mcts.stop` from another thread; cleared by `Mcts.resume`
     cdef int path[MCTS_MAX_DEPTH]

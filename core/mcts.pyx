@@ -15,18 +15,18 @@ from cpython.mem cimport PyMem_Free, PyMem_Malloc
 
 from .bitboard cimport Geometry
 from .board cimport Board
-from .clock cimport monotonic
+from .clock cimport deadline_passed, deadline_read, deadline_start, monotonic
 from .rng cimport Rng, rng_below, rng_seed
-from .widebits cimport (
-    WIDE_WORDS, Wide, wide_and, wide_any, wide_bit, wide_lowest_index, wide_not, wide_or, wide_popcount,
-    wide_xor, wide_zero,
+from .widebits cimport WIDE4_BITS, Wide4, wide4_zero, wide_set
+from .words cimport (
+    Bits, b_and, b_any, b_bit, b_lowest_index, b_not, b_nth_index, b_or, b_popcount, b_xor, b_zero, winning_cells,
 )
-from .words cimport winning_cells
 
 from clinea.core.timeman import Limits, SearchResult
 
 cdef enum:
-    CHECK_EVERY = 16  # simulations between two reads of the clock
+    COPY_READ_EVERY = 16384  # nodes a kept subtree's copy moves between two reads of the clock
+
 #: the exploration constant of UCT for results in [0, 1]: sqrt(2) / 2,
 #: what OpenSpiel's 2.0 on results in [-1, 1] amounts to, halved
 DEFAULT_EXPLORATION = 0.7
@@ -67,74 +67,91 @@ cdef int rollout(Board b, Rng* rng) noexcept nogil:
     return winner
 
 
-cdef inline int wide_nth_index(Wide a, int k) noexcept nogil:
-    """The index of the k-th (from 0) set bit of `a`, which has more than k."""
-    cdef int i, count
-    cdef Wide word
-    for i in range(WIDE_WORDS):
-        word = wide_zero()
-        word.w[i] = a.w[i]
-        count = wide_popcount(word)
-        if k < count:
-            while k > 0:
-                word.w[i] &= word.w[i] - 1
-                k -= 1
-            return wide_lowest_index(word)
-        k -= count
-    return -1
-
-
-cdef int wide_rollout(Board b, Rng* rng) noexcept nogil:
-    """`rollout` on the multi-word bitboards alone, the board untouched
-    (the same moves from the same random numbers):
-    the playable cells and each player's winning cells kept as masks, so a
-    move costs one update of the mover's winning cells and a few bit
-    operations, against a look at every column through the Board."""
+cdef int mask_rollout(Bits first, Bits second, Bits cells, Board b, Rng* rng) noexcept nogil:
+    """`rollout` on the words of `b`'s stones (`first`, `second`: each
+    player's; `cells`: every cell of the board), the board untouched (the
+    same moves from the same random numbers): the playable cells and each
+    player's winning cells kept as masks, so a move costs one update of
+    the mover's winning cells and a few bit operations, against a look at
+    every column through the Board."""
     cdef const Geometry* g = b.c_geometry()
-    cdef Wide stones[2]
-    cdef Wide wins[2]
-    cdef Wide playable = wide_zero(), empty, choice, cell
+    cdef Bits stones[2]
+    cdef Bits wins[2]
+    cdef Bits playable = b_zero(cells), empty, choice, cell
     cdef int moves = b.c_moves(), side = b.c_side(), col, index
-    stones[0] = b.c_wide_stones(0)
-    stones[1] = b.c_wide_stones(1)
+    stones[0] = first
+    stones[1] = second
     for col in range(g.columns):
         if b.c_height(col) < g.rows:
-            playable = wide_or(playable, wide_bit(col * g.stride + b.c_height(col)))
-    empty = wide_and(g.wide_cells, wide_not(wide_or(stones[0], stones[1])))
+            playable = b_or(playable, b_bit(cells, col * g.stride + b.c_height(col)))
+    empty = b_and(cells, b_not(b_or(stones[0], stones[1])))
     wins[0] = winning_cells(stones[0], empty, g)
     wins[1] = winning_cells(stones[1], empty, g)
     while moves < g.max_moves:
-        if wide_any(wide_and(playable, wins[side])):
+        if b_any(b_and(playable, wins[side])):
             return side
-        choice = wide_and(playable, wins[1 - side])
-        if wide_any(choice):
-            index = wide_lowest_index(choice)  # the block (the leftmost, as `rollout_move`)
+        choice = b_and(playable, wins[1 - side])
+        if b_any(choice):
+            index = b_lowest_index(choice)  # the block (the leftmost, as `rollout_move`)
         else:
-            index = wide_nth_index(playable, rng_below(rng, wide_popcount(playable)))
-        cell = wide_bit(index)
-        stones[side] = wide_or(stones[side], cell)
-        empty = wide_xor(empty, cell)
-        playable = wide_xor(playable, cell)
+            index = b_nth_index(playable, rng_below(rng, b_popcount(playable)))
+        cell = b_bit(cells, index)
+        stones[side] = b_or(stones[side], cell)
+        empty = b_xor(empty, cell)
+        playable = b_xor(playable, cell)
         if (index % g.stride) + 1 < g.rows:
-            playable = wide_or(playable, wide_bit(index + 1))
-        wins[1 - side] = wide_and(wins[1 - side], empty)
+            playable = b_or(playable, b_bit(cells, index + 1))
+        wins[1 - side] = b_and(wins[1 - side], empty)
         wins[side] = winning_cells(stones[side], empty, g)
         moves += 1
         side = 1 - side
     return -1
 
 
+cdef int four_word_rollout(Board b, Rng* rng) noexcept nogil:
+    """`mask_rollout` on four words (15x13, 16x14), which the Board keeps
+    as cells: its words are made once a rollout, from the cells."""
+    cdef const Geometry* g = b.c_geometry()
+    cdef Wide4 stones[2]
+    cdef Wide4 cells = wide4_zero()
+    cdef int col, row, index
+    cdef unsigned char owner
+    stones[0] = cells
+    stones[1] = cells
+    for col in range(g.columns):
+        for row in range(g.rows):
+            index = col * g.stride + row
+            wide_set(&cells, index)
+            owner = b.c_cell(col, row)
+            if owner:
+                wide_set(&stones[owner - 1], index)
+    return mask_rollout(stones[0], stones[1], cells, b, rng)
+
+
+cdef int fast_rollout(Board b, Rng* rng) noexcept nogil:
+    """The rollout on the board's words where it has them (up to four),
+    else through the Board's methods: the same game either way."""
+    cdef const Geometry* g = b.c_geometry()
+    if g.bitboard:
+        return mask_rollout(b.c_stones(0), b.c_stones(1), g.cells, b, rng)
+    if g.wide:
+        return mask_rollout(b.c_wide_stones(0), b.c_wide_stones(1), g.wide_cells, b, rng)
+    if g.columns * g.stride <= WIDE4_BITS:
+        return four_word_rollout(b, rng)
+    return rollout(b, rng)
+
+
 def rollout_winner(Board board, uint64_t seed, bint bitboards=True) -> int:
     """The winner (0, 1, or -1 for a draw) of one rollout from `board`
-    with the random numbers of `seed`: on the multi-word bitboards where the
-    board has them and `bitboards`, else through the Board's methods."""
+    with the random numbers of `seed`: on the board's words where it has
+    them and `bitboards`, else through the Board's methods."""
     if board.c_is_over():
         return board.c_winner()
     cdef Rng rng
     rng_seed(&rng, seed)
     cdef Board b = board.copy()
-    if bitboards and b.c_geometry().wide:
-        return wide_rollout(b, &rng)
+    if bitboards:
+        return fast_rollout(b, &rng)
     return rollout(b, &rng)
 
 
@@ -210,8 +227,11 @@ cdef class Mcts:
     cdef long _keep_subtree(self, int index) noexcept nogil:
         """Makes node `index`'s subtree the whole tree, its root at 0 (the
         arena's layout: each node's children in one block); returns the
-        nodes kept. Breadth first into the spare arena, then the two swap;
-        a node's `first` holds its old index until its children are copied."""
+        nodes kept, or -1 when the search's deadline passed first (a full
+        arena is a million nodes to copy: a read of the clock every
+        COPY_READ_EVERY nodes). Breadth first into the spare arena, then the
+        two swap; a node's `first` holds its old index until its children
+        are copied."""
         cdef Node* old = self.arena
         cdef Node* new = self.spare
         cdef long done = 0, used = 1
@@ -230,6 +250,8 @@ cdef class Mcts:
             else:
                 new[done].first = -1
             done += 1
+            if done % COPY_READ_EVERY == 0 and deadline_read(&self.deadline):
+                return -1
         self.arena = new
         self.spare = old
         self.used = used
@@ -364,7 +386,7 @@ cdef class Mcts:
             mover = 1 - b.c_side()
             winner = -1 if node.proof == 0 else (mover if node.proof == 1 else 1 - mover)
         else:
-            winner = wide_rollout(b, &self.rng) if b.c_geometry().wide else rollout(b, &self.rng)
+            winner = fast_rollout(b, &self.rng)
         # back up the result and the proofs, taking the path's moves back
         for i in range(depth, -1, -1):
             index = self.path[i]
@@ -396,7 +418,7 @@ cdef class Mcts:
                              f"{board.columns} children: allowed {1 + board.columns} or more for this board")
         cdef double started = monotonic()
         cdef Board b = board.copy()
-        self.deadline = started + limits.time if limits.time > 0 else 0.0
+        deadline_start(&self.deadline, limits.time)
         self.max_simulations = limits.nodes
         self.simulations = 0
         self.kept = self._reuse(board) if self.reuse else 0
@@ -408,8 +430,7 @@ cdef class Mcts:
                     break
                 if self.max_simulations > 0 and self.simulations >= self.max_simulations:
                     break
-                if (self.deadline > 0 and self.simulations % CHECK_EVERY == 0
-                        and monotonic() >= self.deadline):
+                if deadline_passed(&self.deadline):
                     break
         cdef int best = self._best_child()
         cdef Node* child = &self.arena[best]
@@ -419,7 +440,8 @@ cdef class Mcts:
         else:
             score = int(round(1000 * (2 * child.reward / child.visits - 1))) if child.visits else 0
         return SearchResult(int(child.move), score, 0, self.simulations, monotonic() - started,
-                            proven, True, "mcts")
+                            proven, True, "mcts", late=self.deadline.late if self.deadline.passed else None,
+                            read_gap=self.deadline.gap)
 
     cdef long _reuse(self, Board board) except -1:
         """Keeps the part of the last search's tree below `board`, when
@@ -447,6 +469,9 @@ cdef class Mcts:
                 self._reset_tree()
                 return 0
         kept = self._keep_subtree(index)
+        if kept < 0:
+            self._reset_tree()
+            return 0
         if self.arena[0].count < 0:
             # proven at its parent's expansion, never expanded: the search
             # expands it, for a move to answer with

@@ -8,12 +8,12 @@ is instant, 5x4 c3 takes minutes, 7x6 from the start is out of reach. A
 time limit makes a search give up (None) instead of running on.
 """
 from .board cimport Board
-from .clock cimport monotonic
+from .clock cimport Deadline, deadline_passed, deadline_start
 
 
 cdef struct Budget:
     long long nodes
-    double deadline  # monotonic seconds, 0 = none
+    Deadline deadline
     bint aborted
 
 
@@ -23,7 +23,7 @@ cdef int negamax(Board b, Budget* budget) noexcept:
     cdef int col, v
     cdef int best = -1
     budget.nodes += 1
-    if budget.deadline != 0.0 and (budget.nodes & 1023) == 0 and monotonic() > budget.deadline:
+    if deadline_passed(&budget.deadline):
         budget.aborted = True
     if budget.aborted:
         return 0
@@ -46,7 +46,7 @@ cdef Budget start_budget(double time_limit):
         raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
     cdef Budget budget
     budget.nodes = 0
-    budget.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
+    deadline_start(&budget.deadline, time_limit)
     budget.aborted = False
     return budget
 

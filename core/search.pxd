@@ -1,6 +1,7 @@
 from libc.stdint cimport int16_t, uint8_t, uint64_t
 
 from .board cimport Board
+from .clock cimport Deadline
 from .evaluate cimport Evaluation
 
 cdef enum:
@@ -28,9 +29,8 @@ cdef class Search:
     cdef object tt_rules      # the TT is cleared when the rules change
     cdef long long nodes
     cdef long long max_nodes
-    cdef double deadline
+    cdef Deadline deadline
     cdef bint aborted
-    cdef long long check_mask
     cdef long history[2][MAX_COLUMNS]
 
     cdef void _start(self, Board board, double time_limit, long long max_nodes) except *

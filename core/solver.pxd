@@ -3,6 +3,7 @@ from libc.stdint cimport uint64_t
 from .bitboard cimport Geometry
 from .board cimport Board
 from .book cimport BookView
+from .clock cimport Deadline
 from .widebits cimport Wide, Wide4
 
 cdef enum:
@@ -31,7 +32,7 @@ cdef struct Search:
     # the budget of the current call
     long long nodes
     long long max_nodes
-    double deadline        # monotonic seconds, 0 = none
+    Deadline deadline      # the call's deadline and its reads of the clock
     bint aborted
     bint stop_requested    # set by `Solver.stop` from another thread; cleared by `Solver.resume`
     uint64_t refuted       # root moves the last move search proved below its target (bitboard path)

@@ -75,7 +75,7 @@ from libc.string cimport memset
 
 from .bitboard cimport Geometry
 from .board cimport Board
-from .clock cimport monotonic
+from .clock cimport deadline_passed, deadline_start, monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 from .widebits cimport (
     WIDE4_BITS, Wide, Wide4, wide4_zero, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero,
@@ -308,7 +308,7 @@ cdef inline bint over_budget(Search* s) noexcept nogil:
         s.aborted = True
     elif s.max_nodes and s.nodes > s.max_nodes:
         s.aborted = True
-    elif s.deadline != 0.0 and (s.nodes & 1023) == 0 and monotonic() > s.deadline:
+    elif deadline_passed(&s.deadline):
         s.aborted = True
     return s.aborted
 
@@ -584,15 +584,17 @@ cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
 # ---------------------------------------------------------------- Python
 
 cdef int allocate_table(Table* table) except -1:
+    # without the GIL: strong sets a game up in a thread beside its first move
     if table.entries == NULL:
-        table.entries = <uint64_t*>clinea_table_alloc(sizeof(uint64_t) << table.log2)
+        with nogil:
+            table.entries = <uint64_t*>clinea_table_alloc(sizeof(uint64_t) << table.log2)
         if table.entries == NULL:
             raise MemoryError(f"transposition table of 2**{table.log2} entries")
         table.index_mask = ((<uint64_t>1) << table.log2) - 1
     return 0
 
 
-cdef void clear_table(Table* table) noexcept:
+cdef void clear_table(Table* table) noexcept nogil:
     if table.entries != NULL:
         memset(table.entries, 0, sizeof(uint64_t) << table.log2)
 
@@ -670,8 +672,9 @@ cdef class Solver:
 
     def reset(self) -> None:
         """Forgets every stored position."""
-        clear_table(&self.s.far)
-        clear_table(&self.s.near)
+        with nogil:
+            clear_table(&self.s.far)
+            clear_table(&self.s.near)
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1:
         cdef Search* s = &self.s
@@ -679,10 +682,11 @@ cdef class Solver:
             raise ValueError(f"max_nodes={max_nodes} is out of range: allowed 0 (no limit) or more")
         if time_limit < 0:
             raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
+        # the deadline counts from the call: a new game's tables are set up inside it
+        deadline_start(&s.deadline, time_limit)
         self._set_game(board)
         s.nodes = 0
         s.max_nodes = max_nodes
-        s.deadline = monotonic() + time_limit if time_limit > 0 else 0.0
         s.aborted = False
         return 0
 
@@ -903,7 +907,9 @@ cdef class Solver:
         cdef double started = monotonic()
         found = self.play_value(board, weak, limits.nodes, limits.time, at_least)
         move, score = (None, None) if found is None else found
-        return SearchResult(move, score, 0, self.s.nodes, monotonic() - started, found is not None, weak, "solver")
+        return SearchResult(move, score, 0, self.s.nodes, monotonic() - started, found is not None, weak, "solver",
+                            late=self.s.deadline.late if self.s.deadline.passed else None,
+                            read_gap=self.s.deadline.gap)
 
     def best_move(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
         """A column of best score (the most central among equals, left

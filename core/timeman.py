@@ -24,8 +24,10 @@ TIME_FRACTION = 0.8
 PRECISE_TIME_FRACTION = 0.95
 TIME_RESERVE = 0.02
 TIME_RESERVE_SHARE = 0.1
-#: the least a search is ever given, so that a spent move still finds a move
-MIN_SECONDS = 0.001
+#: the least a search is ever given, so that a spent move still finds a
+#: move: two of the searches' reads of the clock (clinea.core.clock reads it
+#: every ~0.1 ms), no more, so that a move's searches never run past its budget
+MIN_SECONDS = 0.0002
 #: iterative deepening starts no iteration after this share of its time:
 #: each costs several times the previous one and would be thrown away
 ITERATION_START_SHARE = 0.4
@@ -72,6 +74,12 @@ class SearchResult:
     proven: bool = False
     weak: bool = False
     source: str = "search"
+    #: how long past its deadline the search's read of the clock that
+    #: stopped it came (None: the deadline did not stop it), and the
+    #: measured time between its last two reads: its own account of how
+    #: soon it saw the deadline
+    late: float | None = None
+    read_gap: float = 0.0
 
 
 class TimeManager:
@@ -81,11 +89,22 @@ class TimeManager:
     move. Start it when the move starts; `share` hands out sub-limits and
     `spent` books the nodes each search used."""
 
-    def __init__(self, limits: Limits, fraction: float = TIME_FRACTION):
+    def __init__(self, limits: Limits, fraction: float = TIME_FRACTION, start: float | None = None,
+                 preempted: float = 0.0):
+        """`start`: when the move's clock started (`time.monotonic()`), if
+        before now: the request came while the player was busy setting up.
+        `preempted`: seconds the machine lately added to a move past its
+        budget (a loaded machine stops the player for tens of milliseconds
+        at a time, whatever its searches do): taken off the budget, down to
+        MIN_SECONDS."""
         self.limits = limits
-        self.start = time.monotonic()
-        self.budget = move_budget(limits.time, fraction) if limits.time else 0.0
+        self.start = time.monotonic() if start is None else start
+        self.budget = max(MIN_SECONDS, move_budget(limits.time, fraction) - preempted) if limits.time else 0.0
         self.nodes = 0
+        # the move's own account: when each search was handed its limits and
+        # its deadline (monotonic seconds), and what each search booked
+        self.deadlines: list[tuple[float, float]] = []
+        self.results: list[SearchResult] = []
 
     def elapsed(self) -> float:
         return time.monotonic() - self.start
@@ -132,16 +151,28 @@ class TimeManager:
         return self._limits(seconds, nodes)
 
     def _limits(self, seconds: float, nodes: int) -> Limits:
+        if seconds:
+            now = time.monotonic()
+            self.deadlines.append((now, now + seconds))
         return Limits(time=seconds, nodes=nodes, depth=self.limits.depth)
 
     def spent(self, result: SearchResult) -> SearchResult:
         """Books `result`'s nodes against the move; returns it."""
         self.nodes += result.nodes
+        self.results.append(result)
         return result
+
+
+def safety_margin(time_per_move: float) -> float:
+    """What a player keeps of `time_per_move` for the answer's way out (the
+    driver, the pipe, the judge's reading): its own clock must say it
+    answered before `time_per_move` less this. The share of the move the
+    searches do not get (1 - fraction) lies between, for a machine that
+    preempts the player (a loaded one)."""
+    return min(TIME_RESERVE, TIME_RESERVE_SHARE * time_per_move)
 
 
 def move_budget(time_per_move: float, fraction: float = TIME_FRACTION) -> float:
     """Seconds the searches may take for one move of `time_per_move`, of
-    which they get `fraction` less the reserve."""
-    reserve = min(TIME_RESERVE, TIME_RESERVE_SHARE * time_per_move)
-    return max(MIN_SECONDS, time_per_move * fraction - reserve)
+    which they get `fraction` less the safety margin."""
+    return max(MIN_SECONDS, time_per_move * fraction - safety_margin(time_per_move))

@@ -7,7 +7,7 @@ from libc.stdint cimport uint64_t
 from .bitboard cimport Geometry, run_starts
 from .widebits cimport (
     Wide, Wide4, wide4_zero, wide_add, wide_and, wide_any, wide_lowest, wide_lowest_index, wide_not, wide_or,
-    wide_popcount, wide_run_starts, wide_several, wide_shl, wide_shr, wide_xor, wide_zero,
+    wide_popcount, wide_run_starts, wide_several, wide_shl, wide_shr, wide_xor, wide_zero, words_of,
 )
 
 ctypedef fused Bits:
@@ -210,3 +210,45 @@ cdef inline Bits winning_cells_of_any_c(Bits stones, Bits empty, const Geometry*
         r = b_or(r, runs_through(stones, g.stride - 1, g.c))
         r = b_or(r, runs_through(stones, g.stride + 1, g.c))
     return b_and(r, empty)
+
+
+cdef extern from *:
+    int __builtin_ctzll(unsigned long long) nogil
+
+
+cdef inline int word_lowest_index(uint64_t word) noexcept nogil:
+    """The index of the lowest set bit of a non-zero word (one instruction)."""
+    return __builtin_ctzll(word)
+
+
+cdef inline Bits b_bit(Bits like, int index) noexcept nogil:
+    """The cell `index` alone, of the type of `like`."""
+    cdef Bits r = b_zero(like)
+    if Bits is uint64_t:
+        return (<uint64_t>1) << index
+    else:
+        r.w[index >> 6] = (<uint64_t>1) << (index & 63)
+        return r
+
+
+cdef inline int b_nth_index(Bits a, int k) noexcept nogil:
+    """The index of the k-th (from 0) set bit of `a`, which has more than k:
+    the k-th playable column, the rollouts' random move."""
+    cdef int i, count
+    cdef uint64_t word
+    if Bits is uint64_t:
+        while k > 0:
+            a &= a - 1
+            k -= 1
+        return word_lowest_index(a)
+    else:
+        for i in range(words_of(&a)):
+            word = a.w[i]
+            count = swar_popcount(word)
+            if k < count:
+                while k > 0:
+                    word &= word - 1
+                    k -= 1
+                return 64 * i + word_lowest_index(word)
+            k -= count
+        return -1

@@ -9,9 +9,11 @@ on the wide boards, the Monte Carlo search goes on below its move."""
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import sys
 import threading
+import time
 
 from clinea.core import Board
 from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
@@ -22,7 +24,7 @@ from clinea.core.timeman import PRECISE_TIME_FRACTION, TIME_FRACTION, Limits, Se
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
-from clinea.players.strong_lines import StrongLines
+from clinea.players.strong_lines import STANDARD, StrongLines
 
 #: remaining moves under which an exact solve is tried first (bitboard games
 #: solve far faster than cell-array ones), and the share of the time it gets.
@@ -52,6 +54,20 @@ BIG_BOARD_START_SHARE = 0.7
 #: the Monte Carlo search's limit when it thinks on the opponent's time:
 #: the opponent's answer stops it long before
 PONDER_SECONDS = 3600.0
+#: the share of a move's budget the move waits for the game's set-up (the
+#: tables, on 7x6 the book and the lines: 0.1 s quiet, seconds on a loaded
+#: machine) before it plays without what is not ready
+SET_UP_WAIT_SHARE = 0.5
+#: the interpreter's switch interval while the set-up runs beside a move: the
+#: move's thread gets the GIL back within it when a search returns (Python's
+#: default, 5 ms, is half a move at 0.01 s)
+SET_UP_SWITCH_SECONDS = 0.0002
+#: how often pondering, waiting for the game's set-up, sees whether it was stopped
+PONDER_POLL_SECONDS = 0.001
+#: a move that ended past its budget (the machine preempted strong) takes
+#: its overrun off the next moves' budgets, this share less at each move
+#: (on a quiet machine the searches end within 0.1 ms of their deadlines)
+PREEMPTION_DECAY = 0.8
 
 
 def describe(score: int) -> str:
@@ -61,6 +77,50 @@ def describe(score: int) -> str:
     if score < -MATE_SCORE:
         return f"loss in {WIN_SCORE + score}"
     return str(score)
+
+
+class _SwitchInterval:
+    """The interpreter's switch interval, short while any strong in this
+    process sets a game up (several may: training, in-process seats): the
+    first to start saves Python's, the last to end puts it back."""
+
+    lock = threading.Lock()
+    set_ups = 0
+    saved = 0.0
+
+    @classmethod
+    def shorten(cls) -> None:
+        with cls.lock:
+            if cls.set_ups == 0:
+                cls.saved = sys.getswitchinterval()
+                sys.setswitchinterval(SET_UP_SWITCH_SECONDS)
+            cls.set_ups += 1
+
+    @classmethod
+    def restore(cls) -> None:
+        with cls.lock:
+            cls.set_ups -= 1
+            if cls.set_ups == 0:
+                sys.setswitchinterval(cls.saved)
+
+
+def quick_move(board: Board) -> int:
+    """A move without a search, for a move that comes before the search is
+    ready: a win, else the most central move after which the opponent
+    cannot win at once (the block of its win, or a move not under its
+    winning cell), else the most central."""
+    legal = [col for col in centre_first(board.columns) if board.can_play(col)]
+    for col in legal:
+        if board.is_winning_move(col):
+            return col
+    board = board.copy()
+    for col in legal:
+        board.play(col)
+        safe = board.is_over() or not any(board.is_winning_move(reply) for reply in board.legal_columns())
+        board.undo()
+        if safe:
+            return col
+    return legal[0]
 
 
 class StrongBot(Bot):
@@ -86,8 +146,21 @@ class StrongBot(Bot):
         # its own lines on 7x6 (see _stored_lines)
         self.lines: StrongLines | None = None
         self.last: SearchResult | None = None
+        self.last_clock: TimeManager | None = None  # the last move's account of its time
         self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
+        self.ponders_by_default = ponder is None
         self.pondering: threading.Thread | None = None
+        self.pondering_stopped = threading.Event()
+        # the game's set-up, in a thread beside the first move (see new_game):
+        # the alpha-beta table is ready first, the solver when the thread ends
+        self.setting_up: threading.Thread | None = None
+        self.search_ready = threading.Event()
+        self.search_ready.set()
+        self.set_up_rules = None  # the rules the last set-up was for
+        # when the request for our first move came (with the opening), if ours is the first move
+        self.first_request: float | None = None
+        # how far past its budget the machine lately pushed a move (see PREEMPTION_DECAY)
+        self.preempted = 0.0
         # the position our last proven move left (its moves) and our win /
         # draw / loss value there: whatever the opponent replies, we keep at
         # least that, which the solver then need not prove again
@@ -98,22 +171,70 @@ class StrongBot(Bot):
         return self.limits.time
 
     def new_game(self, board: Board, me: int) -> None:
-        # the one-time set-up (the table, and on 7x6 the 0.1 s book load)
-        # before the clock of the first move, not inside it
+        # The game's set-up (the tables, on 7x6 the book and the lines: 0.1 s
+        # on a quiet machine, seconds on a loaded one) runs in a thread: when
+        # we move first, the judge's clock already runs (our first move's
+        # starts here, not when choose is called), and when we move second,
+        # the opponent's move must be read as soon as it comes. A move that
+        # comes before the set-up ends plays without what is not ready.
+        started = time.monotonic()
         self.stop_pondering()
         self.kept = None
-        if self.solver is not None:
-            self.solver.prepare(board)
-            self._stored_lines()
+        self.first_request = started if board.side_to_move == me else None
+        if board.rules == self.set_up_rules:
+            return  # set up for these rules already, or being set up
+        self._finish_set_up()
+        self.set_up_rules = board.rules
+        self.search_ready.clear()
+        self.setting_up = threading.Thread(target=self._set_up, args=(board.copy(),), daemon=True)
+        _SwitchInterval.shorten()
+        self.setting_up.start()
 
-    def _solve_worth_trying(self, board: Board) -> bool:
-        if self.solver is None:
-            return False
-        self.solver.prepare(board)  # a no-op after new_game, unless the game changed
+    def _set_up(self, board: Board) -> None:
+        try:
+            try:
+                self.search.prepare(board)
+            finally:
+                self.search_ready.set()
+            if self.solver is not None:
+                self.solver.prepare(board)
+                self._stored_lines()
+        finally:
+            _SwitchInterval.restore()
+
+    def _finish_set_up(self, wait: float | None = None) -> bool:
+        """Whether the game's set-up is done, waiting for it `wait` seconds
+        at most (None: to the end)."""
+        if self.setting_up is not None:
+            self.setting_up.join(wait)
+            if not self.setting_up.is_alive():
+                self.setting_up = None
+        return self.setting_up is None
+
+    def _set_up_patience(self, clock: TimeManager) -> float | None:
+        """How long a move waits for the game's set-up: SET_UP_WAIT_SHARE of
+        its budget on a clock; with a node limit to the end, so that the
+        moves stay the same from run to run."""
+        if not clock.budget:
+            return None
+        return max(0.0, SET_UP_WAIT_SHARE * clock.budget - clock.elapsed())
+
+    def _solve_near(self, board: Board) -> tuple[bool, bool]:
+        """(whether `board` is near enough to the end for the solver, whether its game may be the book's)."""
         remaining = board.max_moves - board.moves_played
         limit = (SOLVE_REMAINING_BITBOARD if board.is_bitboard
                  else SOLVE_REMAINING_WIDE if board.is_wide else SOLVE_REMAINING_GENERIC)
-        return remaining <= limit or self.solver.uses_book
+        return remaining <= limit, board.rules == STANDARD
+
+    def _solve_worth_trying(self, board: Board, wait: float | None = 0.0) -> bool:
+        """Whether to try the solver on `board`: near the end, or on the
+        game of the opening book; never before the game's set-up is done
+        (waited for `wait` seconds, see `_finish_set_up`)."""
+        near, standard = self._solve_near(board)
+        if self.solver is None or not (near or standard) or not self._finish_set_up(wait):
+            return False
+        self.solver.prepare(board)  # a no-op after new_game, unless the game changed
+        return near or self.solver.uses_book
 
     def ponder(self, board: Board) -> None:
         """Thinks on the opponent's time, in a thread, until it answers. On
@@ -125,19 +246,34 @@ class StrongBot(Bot):
         simulations run without the GIL), and the next move starts from the
         subtree of the opponent's reply."""
         self.stop_pondering()
-        if not self.ponders or board.is_over():
+        if not self.ponders or board.is_over() or self._machine_busy():
             return
         if board.is_wide:
             # until stopped, or with a node limit per move, as many simulations
             limits = Limits(nodes=self.limits.nodes) if self.limits.nodes else Limits(time=PONDER_SECONDS)
             self.pondering = threading.Thread(target=self._monte_carlo().search, args=(board, limits), daemon=True)
-        elif board.is_bitboard and self._solve_worth_trying(board):
+        elif board.is_bitboard and self.solver is not None and any(self._solve_near(board)):
             self.pondering = threading.Thread(target=self._ponder, args=(board,), daemon=True)
         else:
             return
         self.pondering.start()
 
+    def _machine_busy(self) -> bool:
+        """Whether pondering, where it is the default, should wait: timed,
+        on a machine with no core to spare (a load average of as many
+        runnable tasks as our cores). There the thinking thread, once told
+        to stop, waits for a core before it can, and the next move waits
+        for it: at load 16 on 2 cores, 90 ms of a 0.05 s move."""
+        return (self.ponders_by_default and not self.limits.nodes
+                and os.getloadavg()[0] >= len(os.sched_getaffinity(0)))
+
     def _ponder(self, board: Board) -> None:
+        # after the game's set-up (a first move may come before its end), unless stopped first
+        while not self._finish_set_up(PONDER_POLL_SECONDS):
+            if self.pondering_stopped.is_set():
+                return
+        if not self._solve_worth_trying(board):
+            return
         # with a node limit per move, the opponent's move is worth as many
         # nodes (what makes pondering measurable without a clock)
         self._think_on(board, TimeManager(Limits(nodes=self.limits.nodes)))
@@ -177,8 +313,9 @@ class StrongBot(Bot):
                 return False
             board.play(col)
             try:
-                done = self.solver.play_value(board, weak=True, max_nodes=clock.nodes_left(),
-                                              time_limit=clock.left(), at_least=floor)
+                limits = clock.share()
+                done = self.solver.play_value(board, weak=True, max_nodes=limits.nodes, time_limit=limits.time,
+                                              at_least=floor)
                 clock.nodes += self.solver.nodes
                 if done is None:
                     return False
@@ -204,11 +341,13 @@ class StrongBot(Bot):
     def stop_pondering(self) -> None:
         if self.pondering is not None:
             searches = [search for search in (self.solver, self.mcts) if search is not None]
+            self.pondering_stopped.set()
             for search in searches:
                 search.stop()
             self.pondering.join()
             for search in searches:
                 search.resume()
+            self.pondering_stopped.clear()
             self.pondering = None
 
     def _try_solve(self, board: Board, clock: TimeManager, share: float) -> SearchResult | None:
@@ -249,19 +388,24 @@ class StrongBot(Bot):
     def choose(self, board: Board) -> int:
         # the Monte Carlo search stops on time: on the wide boards strong can
         # use nearly all of it (at 0.8 it used 68 % of MCTS's time)
-        clock = TimeManager(self.limits, PRECISE_TIME_FRACTION if board.is_wide else TIME_FRACTION)
+        clock = TimeManager(self.limits, PRECISE_TIME_FRACTION if board.is_wide else TIME_FRACTION,
+                            start=self.first_request, preempted=self.preempted)
+        self.first_request = None
         self.stop_pondering()
         found = None
-        solving = self._solve_worth_trying(board)
+        solving = self._solve_worth_trying(board, self._set_up_patience(clock))
         if solving:
             found = self._from_lines(board)
             if found is None:
                 found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
         if found is None:
-            if board.is_bitboard:
-                found = clock.spent(self.search.think(board, clock.share()))
-            elif board.is_wide:
+            if board.is_wide:
                 found = clock.spent(self._monte_carlo().search(board, clock.share()))
+            elif not self.search_ready.is_set():
+                # the set-up is still clearing the alpha-beta table (a new game's rules)
+                found = SearchResult(quick_move(board), None, source="quick")
+            elif board.is_bitboard:
+                found = clock.spent(self.search.think(board, clock.share()))
             else:
                 found = clock.spent(self.search.think(board, clock.share(), start_share=BIG_BOARD_START_SHARE,
                                                       keep_partial=True))
@@ -274,9 +418,12 @@ class StrongBot(Bot):
             self.kept = (board.moves() + [found.move], (found.score > 0) - (found.score < 0))
             if not clock.reached(SOLVE_SHARE_WITH_BOOK):
                 self._think_ahead(board, found.move, clock)
-        found.nodes = clock.nodes
-        found.time = clock.elapsed()
+        # the move's figures on a copy: the searches' own stay in the move's account
+        found = dataclasses.replace(found, nodes=clock.nodes, time=clock.elapsed())
+        if clock.budget:
+            self.preempted = max(found.time - clock.budget, PREEMPTION_DECAY * self.preempted, 0.0)
         self.last = found
+        self.last_clock = clock
         if self.verbose:
             self._report()
         return found.move
@@ -304,6 +451,8 @@ class StrongBot(Bot):
             what = f"{'weak' if found.weak else 'exact'} solve score {found.score}"
         elif found.source == "mcts":
             what = f"mcts score {found.score}" + (" (exact)" if found.proven else "")
+        elif found.source == "quick":
+            what = "quick move (the set-up not ready)"
         else:
             what = f"depth {found.depth} score {describe(found.score)}" + (" (exact)" if found.proven else "")
         print(f"strong: {what} nodes {found.nodes} nps {nps:,.0f} time {found.time:.3f}s",

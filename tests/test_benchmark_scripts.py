@@ -47,8 +47,20 @@ def test_playouts_prints_games_and_the_monte_carlo_search_s_simulations_per_seco
     out = run("playouts.py", "--repeats", "1")
     after = out.split("MCTS from the empty board", 1)[1]
     rates = dict(re.findall(r"^(\d+x\d+) c=\d+\s+([\d,]+)$", after, re.M))
-    assert set(rates) == {"7x6", "9x8", "10x9", "14x12"}
+    assert set(rates) == {"7x6", "9x8", "10x9", "14x12", "15x13"}
     assert all(int(rate.replace(",", "")) > 0 for rate in rates.values())
+
+
+def test_clock_prints_strong_s_answer_times_per_board_and_load_and_the_time_forfeits():
+    out = run("clock.py", "--time-per-move", "0.05", "--boards", "7x6", "9x8", "--games", "2", "--busy", "0", "1",
+              "--forfeit-games", "2")
+    spread = r"median +([\d.]+) +p99 +([\d.]+) +max +([\d.]+) ms"
+    own = re.findall(rf"^(\d+x\d+) +busy +(\d+) +own: {spread} +over (\d+) of (\d+)$", out, re.M)
+    assert [(board, busy) for board, busy, *_ in own] == [("7x6", "0"), ("9x8", "0"), ("7x6", "1"), ("9x8", "1")]
+    assert all(float(median) <= float(p99) <= float(top) and int(over) <= int(answers) and int(answers) > 0
+               for _, _, median, p99, top, over, answers in own)
+    assert len(re.findall(rf"^ +seen: {spread} +time forfeits \d+$", out, re.M)) == 4
+    assert re.search(r"^7x6 quiet, 2 games: time forfeits \d+", out, re.M)
 
 
 def test_view_prints_the_time_to_value_the_games_and_the_page_size():

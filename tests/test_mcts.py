@@ -196,11 +196,15 @@ def test_the_subtree_below_a_played_line_is_kept_and_stays_true():
     assert mcts.nodes_kept == 0
 
 
-@settings(max_examples=80)
-@given(st.sampled_from(WIDE_SHAPES), st.integers(0, 2**32), st.integers(0, 2**63))
-def test_the_wide_rollout_plays_the_board_rollout_s_game(shape, seed, rollout_seed):
-    # the same policy from the same random numbers: the same winner
+# one word, three, four (15x13, 16x14), and past 256 bits the Board's own rollout
+WORD_SHAPES = SHAPES + WIDE_SHAPES + [(4, 4, 1, None), (5, 3, 2, None), (8, 7, 9, None), (15, 13, 5, None),
+                                      (16, 14, 4, 30), (17, 15, 5, None)]
+
+
+@settings(max_examples=120)
+@given(st.sampled_from(WORD_SHAPES), st.integers(0, 2**32), st.integers(0, 2**63))
+def test_the_mask_rollout_plays_the_board_rollout_s_game(shape, seed, rollout_seed):
+    # the same policy from the same random numbers: the same winner, on every word type
     board = position(shape, seed)
-    assert board.is_wide
     assert rollout_winner(board, rollout_seed, True) == rollout_winner(board, rollout_seed, False)
     assert board.moves() == position(shape, seed).moves()

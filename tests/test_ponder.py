@@ -93,7 +93,7 @@ def test_pondered_moves_keep_the_value_a_fresh_solver_gives(seed, stones, nodes)
 
 def test_pondering_stops_at_once_and_leaves_the_solver_usable():
     board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5])  # the opponent to move, 12 stones next
-    bot = StrongBot(time_per_move=3600.0)
+    bot = StrongBot(time_per_move=3600.0, ponder=True)
     bot.new_game(Board(), 1)
     bot.ponder(board.copy())
     assert bot.pondering is not None
@@ -115,6 +115,7 @@ def test_no_ponder_thinks_only_on_its_own_time():
 def test_by_default_strong_ponders_only_with_a_core_to_spare(monkeypatch, cores, ponders):
     # on one core the thinking would run on the opponent's only core, on its clock
     monkeypatch.setattr(os, "sched_getaffinity", lambda pid: cores)
+    monkeypatch.setattr(os, "getloadavg", lambda: (0.0, 0.0, 0.0))
     bot = StrongBot(time_per_move=1.0)
     bot.new_game(Board(), 0)
     bot.ponder(Board.from_moves([3]))
@@ -122,6 +123,21 @@ def test_by_default_strong_ponders_only_with_a_core_to_spare(monkeypatch, cores,
         assert (bot.pondering is not None) == ponders
     finally:
         bot.stop_pondering()
+
+
+@pytest.mark.parametrize("load, ponders", [(1.9, True), (2.0, False), (30.0, False)])
+def test_by_default_timed_strong_ponders_only_while_the_machine_has_a_core_to_spare(monkeypatch, load, ponders):
+    # on a busy machine the thinking thread waits for a core before it can
+    # stop, and the next move waits for it
+    monkeypatch.setattr(os, "sched_getaffinity", lambda pid: {0, 1})
+    monkeypatch.setattr(os, "getloadavg", lambda: (load, load, load))
+    for bot, expected in ((StrongBot(time_per_move=1.0), ponders), (StrongBot(time_per_move=1.0, ponder=True), True)):
+        bot.new_game(Board(9, 8, 5), 0)
+        bot.ponder(Board.from_moves([3], 9, 8, 5))
+        try:
+            assert (bot.pondering is not None) == expected
+        finally:
+            bot.stop_pondering()
 
 
 @pytest.mark.parametrize("solve", [True, False])

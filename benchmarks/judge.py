@@ -72,6 +72,7 @@ BUSY_LOOP_SOURCE = "int main(void) { volatile unsigned long spin = 0; for (;;) s
 # The honest player of the fidelity count: it thinks this long before each answer.
 FIDELITY_DELAY_US = 5000
 FIDELITY_TIME_PER_MOVE = 0.01
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def cpu_seconds(who: int) -> float:
@@ -177,20 +178,62 @@ def measure_cli(python: str, blue: list[str], red: list[str], games: int, result
 
 def measure_process(argv: list[str], games: int) -> dict:
     """A judge's whole run as a process in a scratch directory: games/s,
-    and per game the CPU and the context switches of it and its players."""
+    and per game the CPU and the context switches of it and every process
+    it started, players included, whether it waited for them or not.
+
+    The course judge never waits for its players (they quit after it told
+    them `salir` and are reaped by whoever adopts them): its rusage alone
+    would leave their CPU out, while clinea's judge reaps its players and
+    counts them. So the judge runs under a child of this process that is a
+    subreaper (PR_SET_CHILD_SUBREAPER): the orphans come to it, it reaps
+    them all, and its rusage holds every process of the run, for either
+    judge alike (its own share, a fork that only waits, is a few page
+    faults)."""
     with tempfile.TemporaryDirectory() as scratch:
+        errors, error_end = os.pipe()
         start = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=scratch, env=ENVIRONMENT, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(process.pid, 0)
+        keeper = os.fork()
+        if keeper == 0:  # pragma: no cover - the child: nothing here may return
+            os._exit(_run_and_reap(argv, scratch, error_end))
+        os.close(error_end)
+        _, status, usage = os.wait4(keeper, 0)
         wall = time.perf_counter() - start
-        error = process.stderr.read().decode(errors="replace")
-        process.returncode = os.waitstatus_to_exitcode(status)
-        process.stderr.close()
-    if process.returncode != 0:  # a forfeit too: a run with one is not measured
-        sys.exit(f"{' '.join(argv)} failed with status {process.returncode}:\n{error}")
+        with os.fdopen(errors, "rb") as stream:
+            error = stream.read(1 << 20).decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:  # a forfeit too: a run with one is not measured
+        sys.exit(f"{' '.join(argv)} failed with status {code}:\n{error}")
     return {"rate": games / wall, "total_ms": 1000 * (usage.ru_utime + usage.ru_stime) / games,
             "switches": (usage.ru_nvcsw + usage.ru_nivcsw) / games}
+
+
+def _run_and_reap(argv: list[str], scratch: str, error_end: int) -> int:
+    """In a forked child: become a subreaper, run `argv` in `scratch` with
+    stderr to `error_end`, reap it and every orphan of it; its exit status."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        judge = os.fork()
+        if judge == 0:
+            try:
+                os.chdir(scratch)
+                quiet = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(quiet, 1)
+                os.dup2(error_end, 2)
+                os.execve(argv[0], argv, ENVIRONMENT)
+            finally:
+                os._exit(127)
+        os.close(error_end)
+        _, status = os.waitpid(judge, 0)
+        while True:
+            try:
+                os.wait()
+            except ChildProcessError:
+                break
+        code = os.waitstatus_to_exitcode(status)
+        return code if code >= 0 else 128 - code
+    except BaseException:
+        return 126
 
 
 def run_once(python: str, way: str, blue: list[str], red: list[str], games: int) -> dict:

@@ -78,3 +78,12 @@ def test_under_load_the_benchmark_compares_with_the_course_judge_and_kills_its_b
                      done.stdout), done.stdout
     assert re.search(r"--sandbox off +\d+ time forfeits in 2 games", done.stdout), done.stdout
     assert busy_loops_running() <= before
+
+
+def test_the_cpu_of_a_judge_counts_the_players_it_never_waited_for():
+    # the course judge exits without waiting for its players: their CPU is
+    # counted all the same, as that of players a judge reaps
+    burn = "import time\nstart = time.process_time()\nwhile time.process_time() - start < 0.3: pass"
+    never_waits = [sys.executable, "-c", f"import subprocess, sys; subprocess.Popen([sys.executable, '-c', {burn!r}])"]
+    measured = benchmark_module().measure_process(never_waits, 1)
+    assert measured["total_ms"] >= 300, measured

@@ -93,3 +93,29 @@ def test_the_count_leaves_out_the_judges_own_players():
             loop.wait()
     # another process on the machine may start or stop between two counts
     assert differences.count(2) > len(differences) // 2, differences
+
+
+def test_the_running_count_read_through_the_kept_descriptor_is_the_fresh_one():
+    # /proc/loadavg stays open between samples: each must read what opening
+    # it afresh reads, before and while busy loops run (a stale reading
+    # would keep the count of the first phase in the second)
+    from clinea.judge import spin
+
+    def fresh():
+        with open("/proc/loadavg", "rb") as file:
+            return int(file.read().split()[3].split(b"/")[0])
+
+    def phase():
+        pairs = [(spin._running_tasks(), fresh()) for _ in range(21)]
+        assert sum(kept == read for kept, read in pairs) > len(pairs) // 2, pairs
+        return sorted(kept for kept, _ in pairs)[len(pairs) // 2]
+
+    quiet = phase()
+    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+    try:
+        busy = phase()
+    finally:
+        for loop in loops:
+            loop.kill()
+            loop.wait()
+    assert busy >= quiet + 2, (quiet, busy)

@@ -33,7 +33,10 @@ kernel groups tasks by session for scheduling, in a group of its own), and
 --sandbox mode, and the course judge given by --course-judge (its
 c_linea.py, run by --course-python) in the same rounds, in alternating
 order: games/s, CPU per game, context switches per game, and the ratios to
-the course judge, as medians. The busy loops are killed at the end (they
+the course judge, as medians; and each one's start-up apart (the CPU of a
+1-game run measured beside each run, paid once a run however long) with
+the CPU per game beyond it. The CPU counts every process of a run, the
+players too, for either judge alike (see measure_process). The busy loops are killed at the end (they
 die with the benchmark too). --seat-starts measures what the sandbox adds
 to a seat's start (a player started, told `salir`, answered `listo`), and
 so to each game of a --games run; --fidelity-games counts the time
@@ -335,28 +338,44 @@ def load_figures(args: argparse.Namespace, c_player: str, busy: str) -> None:
     print(f"under load: `clinea judge` and the course judge, C random players, 7x6, {args.games} games a run, "
           f"medians of {args.repeats} rounds ({os.cpu_count()} CPUs):")
     for count in args.busy:
-        entrants = [(f"clinea --sandbox {mode}", [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player,
-                                                  "--red_player", c_player, "--iterations", str(args.games),
-                                                  "--seed", "1", "--quiet", "--sandbox", mode])
+        entrants = [(f"clinea --sandbox {mode}",
+                     lambda games, mode=mode: [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player,
+                                               "--red_player", c_player, "--iterations", str(games),
+                                               "--seed", "1", "--quiet", "--sandbox", mode])
                     for mode in args.sandbox]
         if args.course_judge:
-            entrants.append((course, course_argv(args, c_player, args.games)))
+            entrants.append((course, lambda games: course_argv(args, c_player, games)))
         runs: dict[str, list[dict]] = {name: [] for name, _ in entrants}
         with busy_loops(busy, count):
             for repeat in range(args.repeats):
                 for name, argv in entrants[::1 if repeat % 2 == 0 else -1]:
-                    runs[name].append(measure_process(argv, args.games))
+                    runs[name].append(with_start_up(measure_process(argv(args.games), args.games),
+                                                    measure_process(argv(1), 1), args.games))
             load = os.getloadavg()[0]
         print(f"  {count} busy loop{'s' if count != 1 else ''} (load average {load:.1f} at the end):")
         for name, measured in runs.items():
             rates = [run["rate"] for run in measured]
             line = (f"    {name:22} {statistics.median(rates):7,.0f} games/s (min {min(rates):,.0f}, "
                     f"max {max(rates):,.0f}), CPU {median(measured, 'total_ms'):.3f} ms/game, "
-                    f"{median(measured, 'switches'):.1f} context switches/game")
+                    f"{median(measured, 'switches'):.1f} context switches/game\n{'':27}start-up "
+                    f"{median(measured, 'start_up_ms'):.1f} ms of CPU a run, {median(measured, 'beyond_ms'):.3f} "
+                    f"ms/game beyond it")
             if args.course_judge and name != course:
                 line += (f"\n{'':27}against the course judge: games/s x{ratio(measured, runs[course], 'rate'):.2f}, "
-                         f"CPU per game x{ratio(runs[course], measured, 'total_ms'):.2f} less")
+                         f"CPU per game x{ratio(runs[course], measured, 'total_ms'):.2f} less "
+                         f"(beyond start-up x{ratio(runs[course], measured, 'beyond_ms'):.2f})")
             print(line)
+
+
+def with_start_up(run: dict, one_game: dict, games: int) -> dict:
+    """`run` (of `games` games) with its judge's start-up: the CPU of a
+    1-game run measured beside it, and the CPU per game beyond it. A run's
+    start-up (the interpreter, imports, the sandbox check, seats started
+    and stopped) is paid once however long the match; the CPU per game
+    above includes its share, which shrinks as runs grow."""
+    start_up = one_game["total_ms"]
+    return dict(run, start_up_ms=start_up,
+                beyond_ms=max(0.0, (run["total_ms"] * games - start_up) / (games - 1)) if games > 1 else 0.0)
 
 
 def seat_start(c_player: str, mode: str, count: int) -> tuple[float, float]:

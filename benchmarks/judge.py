@@ -381,9 +381,13 @@ def with_start_up(run: dict, one_game: dict, games: int) -> dict:
 def seat_start(c_player: str, mode: str, count: int) -> tuple[float, float]:
     """(median wall ms, mean CPU ms) of starting a seat with `--sandbox
     mode` until it can answer: started, told `salir`, `listo` read, gone.
-    The CPU is the judge's and the seat's processes' together."""
+    The CPU is the judge's and the seat's processes' together: this
+    process is a subreaper, so a sandboxed seat's namespace init, which can
+    outlive its bwrap for a moment, comes here to be reaped and counted."""
     from clinea.judge.player_process import PlayerProcess
+    from clinea.judge.reaper import become_subreaper
     from clinea.judge.sandbox import Sandbox
+    become_subreaper()
     sandbox = Sandbox(mode)
 
     def one() -> float:
@@ -395,14 +399,33 @@ def seat_start(c_player: str, mode: str, count: int) -> tuple[float, float]:
         player.exit_status(5)
         wall = time.perf_counter() - start
         player.kill()
+        reap_orphans()
         return wall
 
-    one()  # the run's watchdog starts with the first seat: not a seat's cost
+    one()  # the run's watchdog (without a sandbox) starts with the first seat: not a seat's cost
+    reap_orphans(settle=0.2)
     cpu = cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN)
     walls = [one() for _ in range(count)]
+    reap_orphans(settle=0.2)
     cpu = cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN) - cpu
     sandbox.close()
     return 1000 * statistics.median(walls), 1000 * cpu / count
+
+
+def reap_orphans(settle: float = 0.0) -> None:
+    """Reaps the children that ended (orphans this subreaper adopted: every
+    player was waited for already, and the watchdog runs until told to
+    stop), and for `settle` seconds those that end late."""
+    deadline = time.monotonic() + settle
+    while True:
+        try:
+            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG)
+        except ChildProcessError:
+            return
+        if ended is None:
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.01)
 
 
 def seat_start_figures(args: argparse.Namespace, c_player: str) -> None:

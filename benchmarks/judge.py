@@ -363,8 +363,16 @@ def load_figures(args: argparse.Namespace, c_player: str, busy: str) -> None:
             if args.course_judge and name != course:
                 line += (f"\n{'':27}against the course judge: games/s x{ratio(measured, runs[course], 'rate'):.2f}, "
                          f"CPU per game x{ratio(runs[course], measured, 'total_ms'):.2f} less "
-                         f"(beyond start-up x{ratio(runs[course], measured, 'beyond_ms'):.2f})")
+                         f"(beyond start-up {beyond_ratio(runs[course], measured)})")
             print(line)
+
+
+def beyond_ratio(course: list[dict], ours: list[dict]) -> str:
+    """The ratio of the CPU per game beyond start-up, or n/a where runs too
+    short to tell left nothing beyond it."""
+    if not any(run["beyond_ms"] for run in ours):
+        return "n/a"
+    return f"x{ratio(course, ours, 'beyond_ms'):.2f}"
 
 
 def with_start_up(run: dict, one_game: dict, games: int) -> dict:

@@ -6,7 +6,7 @@ PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 # what a rebuild depends on: .py files are not listed, the install is
 # editable, so the tests always run the working tree's Python code
-BUILD_INPUTS := setup.py pyproject.toml players/registry.py $(wildcard core/*.pyx core/*.pxd)
+BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
 .PHONY: install bubblewrap chromium lint run test signature bench bench-solver bench-judge bench-clock bench-strength bench-rl train lines reproduce reproduce-quick sdist clean

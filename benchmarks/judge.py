@@ -33,7 +33,10 @@ kernel groups tasks by session for scheduling, in a group of its own), and
 --sandbox mode, and the course judge given by --course-judge (its
 c_linea.py, run by --course-python) in the same rounds, in alternating
 order: games/s, CPU per game, context switches per game, and the ratios to
-the course judge, as medians. The busy loops are killed at the end (they
+the course judge, as medians; and each one's start-up apart (the CPU of a
+1-game run measured beside each run, paid once a run however long) with
+the CPU per game beyond it. The CPU counts every process of a run, the
+players too, for either judge alike (see measure_process). The busy loops are killed at the end (they
 die with the benchmark too). --seat-starts measures what the sandbox adds
 to a seat's start (a player started, told `salir`, answered `listo`), and
 so to each game of a --games run; --fidelity-games counts the time
@@ -72,6 +75,7 @@ BUSY_LOOP_SOURCE = "int main(void) { volatile unsigned long spin = 0; for (;;) s
 # The honest player of the fidelity count: it thinks this long before each answer.
 FIDELITY_DELAY_US = 5000
 FIDELITY_TIME_PER_MOVE = 0.01
+PR_SET_CHILD_SUBREAPER = 36
 
 
 def cpu_seconds(who: int) -> float:
@@ -177,20 +181,62 @@ def measure_cli(python: str, blue: list[str], red: list[str], games: int, result
 
 def measure_process(argv: list[str], games: int) -> dict:
     """A judge's whole run as a process in a scratch directory: games/s,
-    and per game the CPU and the context switches of it and its players."""
+    and per game the CPU and the context switches of it and every process
+    it started, players included, whether it waited for them or not.
+
+    The course judge never waits for its players (they quit after it told
+    them `salir` and are reaped by whoever adopts them): its rusage alone
+    would leave their CPU out, while clinea's judge reaps its players and
+    counts them. So the judge runs under a child of this process that is a
+    subreaper (PR_SET_CHILD_SUBREAPER): the orphans come to it, it reaps
+    them all, and its rusage holds every process of the run, for either
+    judge alike (its own share, a fork that only waits, is a few page
+    faults)."""
     with tempfile.TemporaryDirectory() as scratch:
+        errors, error_end = os.pipe()
         start = time.perf_counter()
-        process = subprocess.Popen(argv, cwd=scratch, env=ENVIRONMENT, stdout=subprocess.DEVNULL,
-                                   stderr=subprocess.PIPE)
-        _, status, usage = os.wait4(process.pid, 0)
+        keeper = os.fork()
+        if keeper == 0:  # pragma: no cover - the child: nothing here may return
+            os._exit(_run_and_reap(argv, scratch, error_end))
+        os.close(error_end)
+        _, status, usage = os.wait4(keeper, 0)
         wall = time.perf_counter() - start
-        error = process.stderr.read().decode(errors="replace")
-        process.returncode = os.waitstatus_to_exitcode(status)
-        process.stderr.close()
-    if process.returncode != 0:  # a forfeit too: a run with one is not measured
-        sys.exit(f"{' '.join(argv)} failed with status {process.returncode}:\n{error}")
+        with os.fdopen(errors, "rb") as stream:
+            error = stream.read(1 << 20).decode(errors="replace")
+    code = os.waitstatus_to_exitcode(status)
+    if code != 0:  # a forfeit too: a run with one is not measured
+        sys.exit(f"{' '.join(argv)} failed with status {code}:\n{error}")
     return {"rate": games / wall, "total_ms": 1000 * (usage.ru_utime + usage.ru_stime) / games,
             "switches": (usage.ru_nvcsw + usage.ru_nivcsw) / games}
+
+
+def _run_and_reap(argv: list[str], scratch: str, error_end: int) -> int:
+    """In a forked child: become a subreaper, run `argv` in `scratch` with
+    stderr to `error_end`, reap it and every orphan of it; its exit status."""
+    try:
+        import ctypes
+        ctypes.CDLL(None).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+        judge = os.fork()
+        if judge == 0:
+            try:
+                os.chdir(scratch)
+                quiet = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(quiet, 1)
+                os.dup2(error_end, 2)
+                os.execve(argv[0], argv, ENVIRONMENT)
+            finally:
+                os._exit(127)
+        os.close(error_end)
+        _, status = os.waitpid(judge, 0)
+        while True:
+            try:
+                os.wait()
+            except ChildProcessError:
+                break
+        code = os.waitstatus_to_exitcode(status)
+        return code if code >= 0 else 128 - code
+    except BaseException:
+        return 126
 
 
 def run_once(python: str, way: str, blue: list[str], red: list[str], games: int) -> dict:
@@ -292,36 +338,64 @@ def load_figures(args: argparse.Namespace, c_player: str, busy: str) -> None:
     print(f"under load: `clinea judge` and the course judge, C random players, 7x6, {args.games} games a run, "
           f"medians of {args.repeats} rounds ({os.cpu_count()} CPUs):")
     for count in args.busy:
-        entrants = [(f"clinea --sandbox {mode}", [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player,
-                                                  "--red_player", c_player, "--iterations", str(args.games),
-                                                  "--seed", "1", "--quiet", "--sandbox", mode])
+        entrants = [(f"clinea --sandbox {mode}",
+                     lambda games, mode=mode: [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player,
+                                               "--red_player", c_player, "--iterations", str(games),
+                                               "--seed", "1", "--quiet", "--sandbox", mode])
                     for mode in args.sandbox]
         if args.course_judge:
-            entrants.append((course, course_argv(args, c_player, args.games)))
+            entrants.append((course, lambda games: course_argv(args, c_player, games)))
         runs: dict[str, list[dict]] = {name: [] for name, _ in entrants}
         with busy_loops(busy, count):
             for repeat in range(args.repeats):
                 for name, argv in entrants[::1 if repeat % 2 == 0 else -1]:
-                    runs[name].append(measure_process(argv, args.games))
+                    runs[name].append(with_start_up(measure_process(argv(args.games), args.games),
+                                                    measure_process(argv(1), 1), args.games))
             load = os.getloadavg()[0]
         print(f"  {count} busy loop{'s' if count != 1 else ''} (load average {load:.1f} at the end):")
         for name, measured in runs.items():
             rates = [run["rate"] for run in measured]
             line = (f"    {name:22} {statistics.median(rates):7,.0f} games/s (min {min(rates):,.0f}, "
                     f"max {max(rates):,.0f}), CPU {median(measured, 'total_ms'):.3f} ms/game, "
-                    f"{median(measured, 'switches'):.1f} context switches/game")
+                    f"{median(measured, 'switches'):.1f} context switches/game\n{'':27}start-up "
+                    f"{median(measured, 'start_up_ms'):.1f} ms of CPU a run, {median(measured, 'beyond_ms'):.3f} "
+                    f"ms/game beyond it")
             if args.course_judge and name != course:
                 line += (f"\n{'':27}against the course judge: games/s x{ratio(measured, runs[course], 'rate'):.2f}, "
-                         f"CPU per game x{ratio(runs[course], measured, 'total_ms'):.2f} less")
+                         f"CPU per game x{ratio(runs[course], measured, 'total_ms'):.2f} less "
+                         f"(beyond start-up {beyond_ratio(runs[course], measured)})")
             print(line)
+
+
+def beyond_ratio(course: list[dict], ours: list[dict]) -> str:
+    """The ratio of the CPU per game beyond start-up, or n/a where runs too
+    short to tell left nothing beyond it."""
+    if not any(run["beyond_ms"] for run in ours):
+        return "n/a"
+    return f"x{ratio(course, ours, 'beyond_ms'):.2f}"
+
+
+def with_start_up(run: dict, one_game: dict, games: int) -> dict:
+    """`run` (of `games` games) with its judge's start-up: the CPU of a
+    1-game run measured beside it, and the CPU per game beyond it. A run's
+    start-up (the interpreter, imports, the sandbox check, seats started
+    and stopped) is paid once however long the match; the CPU per game
+    above includes its share, which shrinks as runs grow."""
+    start_up = one_game["total_ms"]
+    return dict(run, start_up_ms=start_up,
+                beyond_ms=max(0.0, (run["total_ms"] * games - start_up) / (games - 1)) if games > 1 else 0.0)
 
 
 def seat_start(c_player: str, mode: str, count: int) -> tuple[float, float]:
     """(median wall ms, mean CPU ms) of starting a seat with `--sandbox
     mode` until it can answer: started, told `salir`, `listo` read, gone.
-    The CPU is the judge's and the seat's processes' together."""
+    The CPU is the judge's and the seat's processes' together: this
+    process is a subreaper, so a sandboxed seat's namespace init, which can
+    outlive its bwrap for a moment, comes here to be reaped and counted."""
     from clinea.judge.player_process import PlayerProcess
+    from clinea.judge.reaper import become_subreaper
     from clinea.judge.sandbox import Sandbox
+    become_subreaper()
     sandbox = Sandbox(mode)
 
     def one() -> float:
@@ -333,14 +407,33 @@ def seat_start(c_player: str, mode: str, count: int) -> tuple[float, float]:
         player.exit_status(5)
         wall = time.perf_counter() - start
         player.kill()
+        reap_orphans()
         return wall
 
-    one()  # the run's watchdog starts with the first seat: not a seat's cost
+    one()  # the run's watchdog (without a sandbox) starts with the first seat: not a seat's cost
+    reap_orphans(settle=0.2)
     cpu = cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN)
     walls = [one() for _ in range(count)]
+    reap_orphans(settle=0.2)
     cpu = cpu_seconds(resource.RUSAGE_SELF) + cpu_seconds(resource.RUSAGE_CHILDREN) - cpu
     sandbox.close()
     return 1000 * statistics.median(walls), 1000 * cpu / count
+
+
+def reap_orphans(settle: float = 0.0) -> None:
+    """Reaps the children that ended (orphans this subreaper adopted: every
+    player was waited for already, and the watchdog runs until told to
+    stop), and for `settle` seconds those that end late."""
+    deadline = time.monotonic() + settle
+    while True:
+        try:
+            ended = os.waitid(os.P_ALL, 0, os.WEXITED | os.WNOHANG)
+        except ChildProcessError:
+            return
+        if ended is None:
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(0.01)
 
 
 def seat_start_figures(args: argparse.Namespace, c_player: str) -> None:

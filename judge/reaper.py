@@ -13,16 +13,19 @@ is still found: a child of the judge that the judge did not start.
 waits for end of input, which comes when the judge exits *or is killed*
 (SIGKILL included), and then kills every process marked with RUN. Standard
 library only: it must start fast and import nothing that could fail (nor
-anything slow: `typing` alone took 11 of its 27 ms of CPU, ctypes 4, and
-every run starts one).
+anything slow: `typing` alone took 11 of its 27 ms of CPU, ctypes 4,
+`signal` 5 (its enums) and `collections` 1.5; every run without a sandbox
+starts one).
 """
 from __future__ import annotations
 
-import collections
 import os
-import signal
 import sys
-from collections.abc import Iterable
+
+# the C module under `signal`, without the enums whose building was a fifth
+# of the watchdog's start-up
+from _signal import SIG_IGN, SIGINT, SIGKILL
+from _signal import signal as handle_signal
 
 MARK = "CLINEA_SEAT"
 PR_SET_PDEATHSIG = 1
@@ -92,15 +95,17 @@ def _marked(pid: int, mark: bytes, prefix: bool) -> bool:
     return any(variable == mark or (prefix and variable.startswith(mark)) for variable in _environment(pid))
 
 
-class Adopted(collections.namedtuple("Adopted", "since started marks")):
+class Adopted:
     """Which children of this process (a subreaper) are orphans it adopted:
     those started since `since` (clock ticks since boot) that are none of
     `started` (its own: the players, the watchdog) and carry none of `marks`
     (those of seats still playing, whose orphans are theirs to keep)."""
-    __slots__ = ()
-    since: int
-    started: frozenset[int]
-    marks: frozenset[bytes]
+    __slots__ = ("since", "started", "marks")
+
+    def __init__(self, since: int, started: frozenset[int], marks: frozenset[bytes]):
+        self.since = since
+        self.started = started
+        self.marks = marks
 
 
 def targets(root: int | None, mark: str, prefix: bool = False,
@@ -141,7 +146,7 @@ def targets(root: int | None, mark: str, prefix: bool = False,
     return living, found - living
 
 
-def kill_all(root: int | None, mark: str, prefix: bool = False, spare: Iterable[int] = (),
+def kill_all(root: int | None, mark: str, prefix: bool = False, spare: tuple[int, ...] = (),
              adopted: Adopted | None = None) -> None:
     """SIGKILL `root`'s group and tree, every marked process and, given
     `adopted`, the orphans this process adopted, over and over until
@@ -150,14 +155,14 @@ def kill_all(root: int | None, mark: str, prefix: bool = False, spare: Iterable[
     spare = set(spare)
     if root is not None:
         try:
-            os.killpg(root, signal.SIGKILL)
+            os.killpg(root, SIGKILL)
         except OSError:
             pass
     for _ in range(MAX_PASSES):
         living, zombies = targets(root, mark, prefix, adopted)
         for pid in living:
             try:
-                os.kill(pid, signal.SIGKILL)
+                os.kill(pid, SIGKILL)
             except OSError:
                 pass
         for pid in zombies - spare:
@@ -171,7 +176,7 @@ def kill_all(root: int | None, mark: str, prefix: bool = False, spare: Iterable[
 
 def watch(run: str) -> None:
     """The watchdog: wait for end of input, then kill the run's processes."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the judge's to handle
+    handle_signal(SIGINT, SIG_IGN)  # Ctrl-C is the judge's to handle
     try:
         while sys.stdin.buffer.read(4096):
             pass

@@ -93,3 +93,30 @@ def test_the_count_leaves_out_the_judges_own_players():
             loop.wait()
     # another process on the machine may start or stop between two counts
     assert differences.count(2) > len(differences) // 2, differences
+
+
+def test_the_running_count_read_through_the_kept_descriptor_is_the_fresh_one():
+    # /proc/loadavg stays open between samples: each must read what opening
+    # it afresh reads, and change as it does (busy loops come and go to make
+    # the count move; a stale reading would stay where it started)
+    import time
+
+    from clinea.judge import spin
+
+    def fresh():
+        with open("/proc/loadavg", "rb") as file:
+            return int(file.read().split()[3].split(b"/")[0])
+
+    pairs = []
+    for _ in range(4):
+        loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(4)]
+        try:
+            time.sleep(0.05)
+            pairs += [(spin._running_tasks(), fresh()) for _ in range(10)]
+        finally:
+            for loop in loops:
+                loop.kill()
+                loop.wait()
+        pairs += [(spin._running_tasks(), fresh()) for _ in range(10)]
+    assert sum(kept == read for kept, read in pairs) > len(pairs) // 2, pairs
+    assert len({read for _, read in pairs}) > 1 and len({kept for kept, _ in pairs}) > 1, pairs

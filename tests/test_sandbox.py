@@ -1,6 +1,7 @@
 """The seat sandbox (clinea.judge.sandbox) apart from any attack: its
 limits' syntax, its three modes with and without bubblewrap, what a seat
 sees of the machine, and that a run leaves no cgroup behind."""
+import errno
 import os
 import subprocess
 import sys
@@ -129,3 +130,62 @@ def test_a_judge_under_lower_hard_limits_still_starts_its_seats(tmp_path):
                            "--iterations", "2", "--seat-limits", "open_files=1000"],
                           capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert done.returncode == 0 and "2 games" in done.stdout, done.stderr
+
+
+def start_through(starter, command, env, cwd):
+    """What a seat's starter (`starter` + its arguments) does with `command`:
+    (the errno it reports, or "" if the exec went well; what the program
+    wrote to the stdout it was given, told `ping` on its stdin)."""
+    given, to_seat = os.pipe()
+    from_seat, taken = os.pipe()
+    status, status_end = os.pipe()
+    seat = subprocess.Popen([*starter, str(given), str(taken), str(status_end), "0", *command],
+                            pass_fds=(given, taken, status_end), stdin=subprocess.DEVNULL,
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, cwd=cwd)
+    for fd in (given, taken, status_end):
+        os.close(fd)
+    try:
+        os.write(to_seat, b"ping\n")
+    except BrokenPipeError:  # it did not start, or did not read
+        pass
+    os.close(to_seat)
+    with os.fdopen(status, "rb") as said, os.fdopen(from_seat, "rb") as out:
+        reported = said.read(64).decode()
+        answer = out.read(4096)
+    seat.wait(timeout=30)
+    return reported, answer
+
+
+def test_the_compiled_seat_starter_does_what_the_python_one_does(tmp_path):
+    # the build makes judge/seat_exec (make, CI): without it every seat pays a Python start-up
+    assert os.access(sandbox_module.SEAT_EXEC_PROGRAM, os.X_OK), sandbox_module.SEAT_EXEC_PROGRAM
+    echo = tmp_path / "echo_back"
+    echo.write_text("#!/bin/sh\nread line\necho \"got $line\"\n")
+    echo.chmod(0o755)
+    no_shebang = tmp_path / "no_shebang"
+    no_shebang.write_text("echo this is no program\n")
+    no_shebang.chmod(0o755)
+    not_executable = tmp_path / "not_executable"
+    not_executable.write_text("#!/bin/sh\necho never\n")
+    hidden, later = tmp_path / "hidden", tmp_path / "later"
+    hidden.mkdir()
+    later.mkdir()
+    (hidden / "echo_back").write_text("#!/bin/sh\necho never\n")  # found first, not executable
+    (later / "echo_back").write_text(echo.read_text())
+    (later / "echo_back").chmod(0o755)
+    path = f"{hidden}:{later}:{os.environ.get('PATH', '/usr/bin:/bin')}"
+    cases = [[str(echo)], ["/no/such/program"], ["no-such-program-anywhere"], [str(no_shebang)],
+             [str(not_executable)], [str(tmp_path)], ["echo_back"], ["./echo_back"], ["true"]]
+    python = [sys.executable, "-S", "-c", sandbox_module.SEAT_EXEC]
+    compiled = [sandbox_module.SEAT_EXEC_PROGRAM]
+    for paths in (path, f"{hidden}:{os.environ.get('PATH', '/usr/bin:/bin')}"):
+        env = dict(os.environ, PATH=paths)
+        for command in cases:
+            expected = start_through(python, command, env, tmp_path)
+            assert start_through(compiled, command, env, tmp_path) == expected, (paths, command, expected)
+    # the cases tell the outcomes apart: runs, not found, no #! line, not executable
+    env = dict(os.environ, PATH=path)
+    assert start_through(compiled, [str(echo)], env, tmp_path) == ("", b"got ping\n")
+    assert start_through(compiled, ["echo_back"], env, tmp_path) == ("", b"got ping\n")
+    assert [start_through(compiled, command, env, tmp_path)[0] for command in cases[1:5]] == \
+        [str(errno.ENOENT), str(errno.ENOENT), str(errno.ENOEXEC), str(errno.EACCES)]

@@ -98,7 +98,7 @@ def console_scripts() -> list[str]:
 setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
-    package_data={"clinea": ["*.html"], "clinea.core": ["*.pxd"], "clinea.players": ["*.json", "*.bin"]},
+    package_data={"clinea": ["*.html", "py.typed"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"]},
     ext_modules=cythonize(
         extensions(),
         include_path=[cython_include_dir()],

@@ -24,8 +24,6 @@ class ChunkMapper(Protocol):
     """What the training methods play their games on: Runner here, or
     clinea.training.ray_pool.RayPool."""
 
-    jobs: int
-
     def map_chunks(self, fn: Callable[[list[Task]], list[Answer]], items: Sequence[Task]) -> list[Answer]: ...
 
 

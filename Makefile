@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium lint run test signature bench bench-solver bench-judge bench-clock bench-strength bench-rl train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-rl train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -79,6 +79,21 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 lint: install
 	$(VENV)/bin/ruff check judge players training clinea benchmarks tests setup.py
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint core/*.pyx core/*.pxd
+	@$(MAKE) --no-print-directory typecheck
+
+# mypy --strict (settings in pyproject.toml) over the package as it installs:
+# the import names live under clinea.* while the folders are core/, players/,
+# judge/ and training/ (setup.py's package_dir), which no type checker follows
+# in a checkout. A tree of links in build/typecheck gives each folder its
+# import name, so mypy reads the working files themselves (no install, no
+# copy); findings are printed with the checkout's paths.
+TYPECHECK_TREE := build/typecheck
+typecheck: install
+	@rm -rf $(TYPECHECK_TREE) && mkdir -p $(TYPECHECK_TREE)/clinea
+	@for path in clinea/*; do ln -s ../../../$$path $(TYPECHECK_TREE)/clinea/; done
+	@for folder in core players judge training; do ln -s ../../../$$folder $(TYPECHECK_TREE)/clinea/$$folder; done
+	@cd $(TYPECHECK_TREE) && found=$$(../../$(PY) -m mypy --config-file ../../pyproject.toml --cache-dir ../mypy-cache -p clinea 2>&1); status=$$?; \
+	  printf '%s\n' "$$found" | sed -E 's#^clinea/(core|players|judge|training)/#\1/#'; exit $$status
 
 test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, MutableMapping, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import Any
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
@@ -78,7 +79,7 @@ class GameAnalysis:
         judged = [mark.kept for mark in self.marks if mark.player == player and mark.kept is not None]
         return sum(judged), len(judged)
 
-    def to_dict(self) -> dict:
+    def to_dict(self) -> dict[str, Any]:
         data = asdict(self)
         for mark, record in zip(self.marks, data["marks"]):
             record["kept"] = mark.kept
@@ -88,7 +89,7 @@ class GameAnalysis:
 
 #: what `analyse` keeps of positions it solved, for the games after:
 #: (rules, position key, weak) -> value, None where the time ran out
-SolvedPositions = MutableMapping[tuple, int | None]
+SolvedPositions = MutableMapping[tuple[Rules, int, bool], int | None]
 
 #: the share of the time limit a position gets once `hurry_after` positions
 #: after it ran out of time
@@ -97,7 +98,7 @@ HURRIED_SHARE = 1 / 16
 
 def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
             time_limit: float = 1.0, weak: bool = False,
-            progress: Callable[[], None] | None = None, *,
+            progress: Callable[[], object] | None = None, *,
             cache: SolvedPositions | None = None, hurry_after: int = 0) -> GameAnalysis:
     """Marks every move of the game `moves` (0-based) played from the empty
     board of `board_size` (columns, rows, c, p). Positions are solved from
@@ -133,8 +134,8 @@ def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
     game = GameAnalysis(*board_size, moves=list(moves))
     game.first_player_values = [None if v is None else (v if ply % 2 == 0 else -v) for ply, v in enumerate(values)]
     for ply, column in enumerate(moves):
-        before = values[ply]
-        after = None if values[ply + 1] is None else -values[ply + 1]
+        before, reached = values[ply], values[ply + 1]
+        after = None if reached is None else -reached
         mark = MoveMark(ply + 1, ply % 2, column, before, after)
         if before is not None and after is not None and outcome(after) != outcome(before):
             if outcome(before) == WIN:

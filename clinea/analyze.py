@@ -11,6 +11,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
+from typing import Any, TextIO
 
 from clinea.analysis import GameAnalysis, analyse, solver_notation
 from clinea.core import MAX_SIDE, Board
@@ -58,7 +59,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def games_from(args: argparse.Namespace) -> Iterator[dict]:
+def games_from(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     """Judge records to analyse, as dicts: those of a results file (read
     and checked by the judge's own reader, which ignores fields it does not
     know), or one made of the move string."""
@@ -84,7 +85,7 @@ def shown(value: int | None) -> str:
     return "?" if value is None else f"{value:+d}" if value else "0"
 
 
-def game_text(record: dict, game: GameAnalysis, names: list[str]) -> str:
+def game_text(record: dict[str, Any], game: GameAnalysis, names: list[str]) -> str:
     columns, rows, c, p = record["size"]
     notation = solver_notation(game.moves, columns, rows, c, p)
     result = record.get("winner")
@@ -110,7 +111,7 @@ def share_text(kept: int, judged: int) -> str:
     return f"{100 * kept / judged:.0f}% ({kept}/{judged})" if judged else "-"
 
 
-def plot_values(path: str, analysed: list[tuple[dict, GameAnalysis]]) -> None:
+def plot_values(path: str, analysed: list[tuple[dict[str, Any], GameAnalysis]]) -> None:
     """The first player's value along each game, the moves that threw a
     result away marked with a cross where they landed."""
     import matplotlib
@@ -153,8 +154,8 @@ def main(argv: list[str] | None = None) -> int:
     # a tqdm bar on a terminal, a plain line now and then in a log file
     bar = None if args.quiet else progress_bar(sum(len(r["moves"]) + 1 for r in records), 0, "position")
     advance = bar.update if bar is not None else (lambda n=1: None)
-    analysed = []
-    jsonl = None if args.jsonl is None else (sys.stdout if args.jsonl == "-" else open(args.jsonl, "w", encoding="utf-8"))
+    analysed: list[tuple[dict[str, Any], GameAnalysis]] = []
+    jsonl: TextIO | None = None if args.jsonl is None else (sys.stdout if args.jsonl == "-" else open(args.jsonl, "w", encoding="utf-8"))
     kept_by_name: dict[str, list[int]] = {}
     try:
         for record in records:

@@ -42,21 +42,21 @@ def read_bounded(source: BinaryIO, name: str, limit: int) -> bytes:
     return data
 
 
-def check_size(path: str | os.PathLike, limit: int) -> None:
+def check_size(path: str | os.PathLike[str], limit: int) -> None:
     """Refuses with TooLarge a file over `limit` bytes that something else
     (Python's import of a bot file) will read whole."""
     if os.path.getsize(path) > limit:
         raise TooLarge(f"{os.fspath(path)}: larger than {size_text(limit)}, the most allowed here")
 
 
-def read_file(path: str | os.PathLike, limit: int) -> bytes:
+def read_file(path: str | os.PathLike[str], limit: int) -> bytes:
     """The bytes of the file at `path`, at most `limit` of them (TooLarge
     beyond); OSError as open() raises it."""
     with open(path, "rb") as source:
         return read_bounded(source, os.fspath(path), limit)
 
 
-def read_text(path: str | os.PathLike, limit: int, encoding: str = "utf-8") -> str:
+def read_text(path: str | os.PathLike[str], limit: int, encoding: str = "utf-8") -> str:
     """read_file decoded; a file that is not `encoding` is a ValueError naming it."""
     data = read_file(path, limit)
     try:

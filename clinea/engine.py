@@ -102,9 +102,10 @@ class Engine:
             else:
                 last = None  # told `vos`: its answer comes unasked
             # a fresh process's first answer gets the judge's start-up grace
-            column = self.seat.ask(board, last, limits.time + self.seat.startup if limits.time else None)
-            if column not in board.legal_columns():
-                raise Forfeit(ILLEGAL, f"column {column} in {board.to_string()!r}: legal are {board.legal_columns()}")
+            answer = self.seat.ask(board, last, limits.time + self.seat.startup if limits.time else None)
+            if not isinstance(answer, int) or answer not in board.legal_columns():
+                raise Forfeit(ILLEGAL, f"column {answer} in {board.to_string()!r}: legal are {board.legal_columns()}")
+            column = answer
         except Forfeit as forfeit:
             self.seat.kill()
             self.known = None
@@ -122,5 +123,5 @@ class Engine:
     def __enter__(self) -> Engine:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

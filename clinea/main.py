@@ -7,6 +7,7 @@ line in COMMANDS and nothing here imports a tool until it is asked for.
 import argparse
 import importlib
 import sys
+from collections.abc import Callable
 
 from clinea import __version__
 
@@ -49,7 +50,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.parse_args(argv or ["--help"])
         return 2
     module = importlib.import_module(COMMANDS[argv[0]][0])
-    return module.main(argv[1:])
+    tool: Callable[[list[str]], int] = module.main  # every tool's entry point: main(argv) -> exit status
+    return tool(argv[1:])
 
 
 if __name__ == "__main__":

@@ -5,10 +5,20 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import TextIO
+from typing import Any, Protocol, TextIO
 
 #: a plain progress line at most this often, and at every tenth of the job
 PLAIN_INTERVAL = 30.0
+
+
+class Progress(Protocol):
+    """What a job may do with its progress reporter (tqdm's bar or PlainProgress)."""
+
+    def update(self, n: int = 1) -> object: ...
+
+    def set_postfix(self, **values: Any) -> None: ...
+
+    def close(self) -> None: ...
 
 
 class PlainProgress:
@@ -38,7 +48,7 @@ class PlainProgress:
             self.line(now)
             self.next_tenth = self._tenth_after(self.count)
 
-    def set_postfix(self, **values) -> None:
+    def set_postfix(self, **values: object) -> None:
         self.postfix = " ".join(f"{key} {value}" for key, value in values.items())
 
     def line(self, now: float) -> None:
@@ -55,7 +65,7 @@ class PlainProgress:
 
 
 def progress_bar(total: int | None, initial: int = 0, unit: str = "it", desc: str = "",
-                 stream: TextIO | None = None):
+                 stream: TextIO | None = None) -> Progress:
     """A progress reporter with tqdm's update/set_postfix/close."""
     stream = stream or sys.stderr
     if stream.isatty():

@@ -14,6 +14,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from typing import Any
 
 # What `--ray` without an address means: a fresh Ray on this machine only,
 # never a cluster that happens to be running here (Ray's own default joins one)
@@ -29,7 +30,7 @@ class RayFailure(SystemExit):
     message and no traceback."""
 
 
-def import_ray():
+def import_ray() -> Any:  # the ray module: Ray ships no types of its own
     """Ray, or an error that says how to get it."""
     try:
         import ray
@@ -39,7 +40,7 @@ def import_ray():
 
 
 @contextmanager
-def joined(address: str | None, cpus: int | None = None) -> Iterator[object]:
+def joined(address: str | None, cpus: int | None = None) -> Iterator[Any]:
     """Ray connected to `address` (Ray's forms: "auto", "HOST:PORT",
     "ray://HOST:PORT"; LOCAL or None starts one on 127.0.0.1 with `cpus`
     CPUs, by default this machine's). A process already connected (a test
@@ -87,8 +88,11 @@ def quiet_driver_messages() -> None:
 
     if getattr(driver, "print_to_stdstream", None) is not None:
         log = logging.getLogger("clinea.ray")
-        driver.print_to_stdstream = lambda data, ignore_prefix=False: log.info(
-            "%s: %s", data.get("pid"), "\n".join(data.get("lines", ())))
+
+        def to_log(data: dict[str, Any], ignore_prefix: bool = False) -> None:
+            log.info("%s: %s", data.get("pid"), "\n".join(data.get("lines", ())))
+
+        driver.print_to_stdstream = to_log
 
 
 def first_line(error: BaseException) -> str:
@@ -97,12 +101,13 @@ def first_line(error: BaseException) -> str:
     return f"{type(error).__name__}: {lines[0] if lines else ''}".rstrip(": ")
 
 
-def get(ray, refs: Sequence, what: str, deadline: float | None = None) -> list:
+def get(ray: Any, refs: Sequence[Any], what: str, deadline: float | None = None) -> list[Any]:
     """ray.get of `refs` within `deadline` seconds (default STEP_DEADLINE);
     RayFailure naming `what` otherwise (it failed, or did not end in time)."""
     deadline = STEP_DEADLINE if deadline is None else deadline
     try:
-        return ray.get(list(refs), timeout=deadline)
+        answers: list[Any] = ray.get(list(refs), timeout=deadline)
+        return answers
     except ray.exceptions.GetTimeoutError:
         raise RayFailure(f"{what} did not end within {deadline:g} s (is the cluster short of memory "
                          "or CPUs?)") from None
@@ -110,11 +115,11 @@ def get(ray, refs: Sequence, what: str, deadline: float | None = None) -> list:
         raise RayFailure(f"{what} failed: {first_line(error)}") from None
 
 
-def cluster_cpus(ray) -> int:
+def cluster_cpus(ray: Any) -> int:
     """The CPUs of the whole cluster, as Ray counts them."""
     return max(1, int(ray.cluster_resources().get("CPU", 1)))
 
 
-def nodes(ray) -> list[dict]:
+def nodes(ray: Any) -> list[dict[str, Any]]:
     """The live nodes that can run a task (have CPUs)."""
     return [node for node in ray.nodes() if node.get("Alive") and node.get("Resources", {}).get("CPU", 0) > 0]

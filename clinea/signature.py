@@ -96,7 +96,8 @@ def solved(solver: Solver, positions: list[Position]) -> tuple[int, list[object]
     """The solver's nodes and answers: the exact score, the weak one and a
     move keeping each (`play_value`, the root's own search) per position,
     one table for all, as `clinea solve` uses it."""
-    nodes, answers = 0, []
+    nodes = 0
+    answers: list[object] = []
     for position in positions:
         board = position.board()
         for call, weak in ((solver.solve, False), (solver.solve, True),

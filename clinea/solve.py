@@ -76,6 +76,7 @@ def solve_line(solver: Solver, board: Board, args: argparse.Namespace) -> str:
     start = time.perf_counter()
     if args.analyze:
         scores = solver.analyze(board, weak=args.weak)
+        assert scores is not None  # None only when a node or time budget runs out, and none is given
         result = " ".join("." if score is None else str(score) for score in scores)
     else:
         result = str(solver.solve(board, weak=args.weak))

@@ -20,6 +20,7 @@ import re
 import sys
 from collections.abc import Callable, Sequence
 from importlib import resources
+from typing import Any
 
 from clinea.analysis import GameAnalysis, SolvedPositions, analyse, finishing_ply
 from clinea.core import Board, Rules
@@ -81,7 +82,7 @@ def default_output(results: str) -> str:
     return (stem if extension == ".jsonl" else results) + ".html"
 
 
-def load_games(path: str) -> tuple[dict, list[GameRecord]]:
+def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
     """The run header and the game records of a results file, read with
     the judge's own (bounded) reader; ViewError names what is wrong."""
     records: list[GameRecord] = []
@@ -111,9 +112,9 @@ class Valuer:
         self.solver = Solver()
         self.search: Search | None = None
         self.solved: SolvedPositions = {}
-        self.estimated: dict[tuple, int] = {}
+        self.estimated: dict[tuple[Rules, int], int] = {}
 
-    def analyse(self, record: GameRecord, progress: Callable[[], None]) -> GameAnalysis:
+    def analyse(self, record: GameRecord, progress: Callable[[], object]) -> GameAnalysis:
         return analyse(Rules(record.columns, record.rows, record.c, record.p), record.moves, self.solver,
                        self.solve_time, progress=progress, cache=self.solved, hurry_after=HURRY_AFTER)
 
@@ -124,11 +125,14 @@ class Valuer:
         if key not in self.estimated:
             if self.search is None:
                 self.search = Search(tt_log2=16)
-            self.estimated[key] = self.search.think(board, Limits(time=self.solve_time, depth=ESTIMATE_DEPTH)).score
+            score = self.search.think(board, Limits(time=self.solve_time, depth=ESTIMATE_DEPTH)).score
+            assert score is not None  # the heuristic search always scores the position it is given
+            self.estimated[key] = score
         return self.estimated[key]
 
 
-def game_data(record: GameRecord, game: GameAnalysis, valuer: Valuer, index: dict[str, dict]) -> dict:
+def game_data(record: GameRecord, game: GameAnalysis, valuer: Valuer,
+              index: dict[str, dict[Any, int]]) -> dict[str, Any]:
     """One game in the page's compact form (the keys are read by the page's
     script; see `page_data`)."""
     board = Board(record.columns, record.rows, record.c, record.p)
@@ -146,11 +150,11 @@ def game_data(record: GameRecord, game: GameAnalysis, valuer: Valuer, index: dic
             board.play(record.moves[ply])
     opening = len(record.opening)
     marks = "".join("o" if mark.ply <= opening else "?" if mark.kept is None else
-                    {"win": "W", "draw": "D"}.get(mark.lost, "F" if mark.lost_faster else ".")
+                    {"win": "W", "draw": "D"}.get(mark.lost or "", "F" if mark.lost_faster else ".")
                     for mark in game.marks)
     first_blunder = next((mark.ply for mark in game.marks if mark.ply > opening and mark.lost), None)
     players = list(record.players)
-    data = {
+    data: dict[str, Any] = {
         "i": record.id,
         "b": interned(index["boards"], (record.columns, record.rows, record.c, record.p)),
         "p": [interned(index["names"], name) for name in players],
@@ -172,7 +176,7 @@ def game_data(record: GameRecord, game: GameAnalysis, valuer: Valuer, index: dic
     return data
 
 
-def interned(table: dict, value) -> int:
+def interned(table: dict[Any, int], value: object) -> int:
     """The index of `value` in a table of the page (names, reasons, ...),
     added at its end when new: each string is written once."""
     return table.setdefault(value, len(table))
@@ -222,7 +226,7 @@ def csp_hash(text: str) -> str:
     return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
 
 
-def render(data: dict, refresh: float | None = None, above: str = "", title: str | None = None) -> str:
+def render(data: dict[str, Any], refresh: float | None = None, above: str = "", title: str | None = None) -> str:
     """The page: the template with the data inlined, and a policy that
     lets nothing but its own script and style run (no request can leave).
     `refresh`: seconds after which the browser reloads it (a league's
@@ -236,11 +240,18 @@ def render(data: dict, refresh: float | None = None, above: str = "", title: str
                         f'<meta http-equiv="refresh" content="{refresh:g}">', 1)
     text = text.replace("%%ABOVE%%", above, 1)
     text = text.replace("%%DATA%%", payload, 1)
-    script = re.search(r"<script>(.*?)</script>", text, re.S).group(1)
-    style = re.search(r"<style>(.*?)</style>", text, re.S).group(1)
+    script, style = _element(text, "script"), _element(text, "style")
     policy = (f"default-src 'none'; script-src {csp_hash(script)}; style-src {csp_hash(style)}; "
               "img-src data:; base-uri 'none'; form-action 'none'")
     return text.replace("%%CSP%%", policy, 1)
+
+
+def _element(page: str, tag: str) -> str:
+    """The text inside the page's first <tag> element."""
+    found = re.search(f"<{tag}>(.*?)</{tag}>", page, re.S)
+    if found is None:
+        raise ValueError(f"{PAGE} has no <{tag}> element")
+    return found.group(1)
 
 
 def write_view(results: str, output: str | None = None, solve_time: float = DEFAULT_SOLVE_TIME,

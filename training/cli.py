@@ -10,13 +10,19 @@ import random
 import signal
 import sys
 import threading
+from collections.abc import Callable, Sequence
+from types import FrameType
+from typing import TYPE_CHECKING, Any, NoReturn
 
 from clinea.core import MAX_SIDE, Rules
 from clinea.players.weights import Weights
 from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms, parametrisation
 from clinea.training.parallel import Runner
-from clinea.training.report import Budget, Recorder, final_evaluation, plot, plotting, print_evaluation
+from clinea.training.report import Budget, Evaluation, Recorder, final_evaluation, plot, plotting, print_evaluation
+
+if TYPE_CHECKING:  # imported when --ray asks for it
+    from clinea.training.ray_pool import RayPool
 
 METHODS = ("grid", "genetic", "hillclimb", "lms")
 EXAMPLES = """examples:
@@ -29,9 +35,9 @@ EXAMPLES = """examples:
   players/greedy --weights train-genetic.json"""
 
 
-def _int_at_least(name: str, low: int):
+def _int_at_least(name: str, low: int) -> Callable[[str], int]:
     """An argparse type: an integer >= low, errors naming the option and the range."""
-    def parse(text):
+    def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
@@ -42,7 +48,7 @@ def _int_at_least(name: str, low: int):
     return parse
 
 
-def _positive_int(name: str):
+def _positive_int(name: str) -> Callable[[str], int]:
     return _int_at_least(name, 1)
 
 
@@ -91,7 +97,7 @@ def _parametrisation(parser: argparse.ArgumentParser) -> None:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="clinea train", description=__doc__.splitlines()[0] + " " + " ".join(__doc__.splitlines()[1:]),
+        prog="clinea train", description=" ".join((__doc__ or "").splitlines()),
         epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     methods = parser.add_subparsers(dest="method", metavar="METHOD", required=True)
 
@@ -161,13 +167,13 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _start_weights(path, c: int, rng: random.Random, name: str = "clinea") -> list[float]:
+def _start_weights(path: str | None, c: int, rng: random.Random, name: str = "clinea") -> list[float]:
     if path:
         return parametrisation.vector(Weights.load(path), name, c)
     return [rng.uniform(-1, 1) for _ in range(parametrisation.length(name, c))]
 
 
-def pool(args):
+def pool(args: argparse.Namespace) -> Runner | RayPool:
     """Where the games run: --jobs local processes, or Ray with --ray."""
     if args.ray is not None:
         from clinea.training.ray_pool import RayPool
@@ -197,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
         budget = Budget(iterations, args.time_limit)
         prefix = args.out or f"train-{args.method}"
         check_out(prefix)
-        start = None if args.method == "genetic" else _start_weights(args.start, args.c, rng, name)
+        # the genetic algorithm starts from a population, not from one vector
+        start = [] if args.method == "genetic" else _start_weights(args.start, args.c, rng, name)
         seeds = [parametrisation.vector(Weights.load(f), name, args.c) for f in getattr(args, "init", ())]
     except ValueError as error:
         parser.error(str(error))
@@ -206,7 +213,7 @@ def main(argv: list[str] | None = None) -> int:
     plotting()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops a run as Ctrl-C does
-    evaluation = None
+    evaluation: Evaluation | None = None
     try:
         with pool(args) as runner:
             try:
@@ -240,7 +247,7 @@ def main(argv: list[str] | None = None) -> int:
                 print_evaluation(evaluation)
     except KeyboardInterrupt as stop:
         # the with block has terminated the workers; what is best so far is the result
-        status = getattr(stop, "status", 130)  # 128 + the signal, as a shell reports it
+        status = stop.status if isinstance(stop, Terminated) else 130  # 128 + the signal, as a shell reports it
         recorder.close()
         if recorder.best is None:
             print("interrupted before the first iteration ended: nothing to write", file=sys.stderr)
@@ -259,12 +266,12 @@ def main(argv: list[str] | None = None) -> int:
 class Terminated(KeyboardInterrupt):
     """SIGTERM, which stops a run as Ctrl-C does and exits 128 + 15 = 143."""
 
-    def __init__(self, signum: int):
+    def __init__(self, signum: int) -> None:
         super().__init__(f"signal {signum}")
         self.status = 128 + signum
 
 
-def _interrupt(signum, frame):
+def _interrupt(signum: int, frame: FrameType | None) -> NoReturn:
     raise Terminated(signum)
 
 
@@ -280,11 +287,12 @@ def check_out(prefix: str) -> None:
             raise ValueError(f"--out {prefix}: cannot write {path}")
 
 
-def write_results(args, argv, seed, geometry, recorder, budget, best, score, evaluation, prefix,
-                  interrupted: bool = False) -> None:
+def write_results(args: argparse.Namespace, argv: Sequence[str] | None, seed: int, geometry: Rules,
+                  recorder: Recorder, budget: Budget, best: Sequence[float], score: float,
+                  evaluation: Evaluation | None, prefix: str, interrupted: bool = False) -> None:
     """PREFIX.json (the weights and how they were made) and PREFIX.png; the
     CSV was written row by row."""
-    info = {"made_by": f"clinea train {args.method}", "argv": list(argv if argv is not None else sys.argv[1:]),
+    info: dict[str, Any] = {"made_by": f"clinea train {args.method}", "argv": list(argv if argv is not None else sys.argv[1:]),
             "seed": seed, "board": list(geometry),
             "iterations": len(recorder.rows), "seconds": round(budget.elapsed(), 2), "fitness": score,
             "parametrisation": getattr(args, "parametrisation", "clinea")}

@@ -2,21 +2,27 @@
 min-max band, so one lucky seed cannot pass for the trend."""
 from __future__ import annotations
 
+import os
 import statistics
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only: CI and servers have no display
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+FilePath = str | os.PathLike[str]
 
 OPPONENT_NAMES = {"minimax": "randomized minimax, depth 4"}
 
 
-def _band(axes, x: Sequence[float], per_seed: Sequence[Sequence[float]], label: str, style: str = "-") -> None:
+def _band(axes: Axes, x: Sequence[float], per_seed: Sequence[Sequence[float | None]], label: str,
+          style: str = "-") -> None:
     """Median over seeds as a line, min..max as a shaded band; `per_seed`
     holds one list per seed, aligned with `x` (shorter lists end early)."""
-    points = [(xi, [s[k] for s in per_seed if k < len(s) and s[k] is not None]) for k, xi in enumerate(x)]
+    points = [(xi, [v for v in (s[k] for s in per_seed if k < len(s)) if v is not None]) for k, xi in enumerate(x)]
     points = [(xi, vs) for xi, vs in points if vs]
     if not points:
         return
@@ -27,7 +33,7 @@ def _band(axes, x: Sequence[float], per_seed: Sequence[Sequence[float]], label: 
                       color=line.get_color(), alpha=0.2)
 
 
-def _save(figure, axes, path, title: str) -> None:
+def _save(figure: Figure, axes: Axes, path: FilePath, title: str) -> None:
     axes.set_title(title)
     axes.grid(alpha=0.3)
     axes.legend(fontsize="small", loc="best")
@@ -36,7 +42,7 @@ def _save(figure, axes, path, title: str) -> None:
     plt.close(figure)
 
 
-def genetic_curves(path, title: str, references: dict[str, list[list[tuple[int, float]]]],
+def genetic_curves(path: FilePath, title: str, references: dict[str, list[list[tuple[int, float]]]],
                    fitness: list[list[float]]) -> None:
     """Top: each generation's best against fixed opponents (win rate, %);
     bottom: its fitness within its own population, which moves with the
@@ -57,7 +63,7 @@ def genetic_curves(path, title: str, references: dict[str, list[list[tuple[int, 
     _save(figure, bottom, path, "")
 
 
-def grid_curves(path, title: str, wins: list[list[float]], losses: list[list[float]], games: int) -> None:
+def grid_curves(path: FilePath, title: str, wins: list[list[float]], losses: list[list[float]], games: int) -> None:
     """The champion's wins and losses after every grid step (the report's figure 5)."""
     figure, axes = plt.subplots(figsize=(8, 4.5))
     steps = list(range(1, 1 + max(len(s) for s in wins)))
@@ -68,7 +74,7 @@ def grid_curves(path, title: str, wins: list[list[float]], losses: list[list[flo
     _save(figure, axes, path, title)
 
 
-def lms_curves(path, title: str, per_seed: list[list[tuple[int, float]]], games: int) -> None:
+def lms_curves(path: FilePath, title: str, per_seed: list[list[tuple[int, float]]], games: int) -> None:
     """The learner against random as it learns (self-play alone says nothing:
     against its previous self it wins about half whatever it knows)."""
     figure, axes = plt.subplots(figsize=(8, 4.5))
@@ -80,8 +86,8 @@ def lms_curves(path, title: str, per_seed: list[list[tuple[int, float]]], games:
     _save(figure, axes, path, title)
 
 
-def search_curves(path, title: str, depths: Sequence[int], nodes: dict[str, list[list[float]]],
-                  seconds: dict[str, list[list[float]]]) -> None:
+def search_curves(path: FilePath, title: str, depths: Sequence[int], nodes: Mapping[str, Sequence[Sequence[float]]],
+                  seconds: Mapping[str, Sequence[Sequence[float]]]) -> None:
     """Nodes and milliseconds per move against depth, log scale, one line per
     search: the median over the positions, the band their middle half."""
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -103,7 +109,7 @@ def search_curves(path, title: str, depths: Sequence[int], nodes: dict[str, list
     plt.close(figure)
 
 
-def table_bars(path, labels: Sequence[str], report: Sequence[float], ours: Sequence[float],
+def table_bars(path: FilePath, labels: Sequence[str], report: Sequence[float], ours: Sequence[float],
                intervals: Sequence[tuple[float, float]], per_seed: Sequence[Sequence[float]]) -> None:
     """The greedy table at a glance: per row the report's figure, ours with
     its 95 % interval, and every seed's own share as a dot."""

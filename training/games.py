@@ -8,6 +8,8 @@ which holds since these bots keep no other per-game state.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from clinea.core import Board, Rules
 from clinea.core.cbot import UniformRandom
 from clinea.judge.referee import GameResult, play_bots
@@ -22,7 +24,7 @@ class FastRandomBot(Bot):
 
     name = "random"
 
-    def __init__(self, seed: int = 0):
+    def __init__(self, seed: int = 0) -> None:
         self.core = UniformRandom(seed)
 
     def core_for(self, board: Board) -> UniformRandom:
@@ -38,7 +40,7 @@ def play(first: Bot, second: Bot, geometry: Rules) -> GameResult:
     return play_bots(first, second, *geometry)
 
 
-def greedy(values, c: int) -> GreedyBot:
+def greedy(values: Sequence[float], c: int) -> GreedyBot:
     """A greedy player with the flat weight vector `values` for `c` in a row,
     in either parametrisation (clinea.training.parametrisation)."""
     return GreedyBot(to_weights(values, c))

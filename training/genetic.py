@@ -10,9 +10,12 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from clinea.core import Rules
 from clinea.core.features import feature_count, feature_groups
 from clinea.training import parametrisation
 from clinea.training.fitness import FITNESS, fitness_fast_wins, round_robin, summary, versus
+from clinea.training.parallel import ChunkMapper
+from clinea.training.report import Budget, Recorder, Watch
 
 
 @dataclass
@@ -92,8 +95,9 @@ def mutate(individual: Sequence[float], pmut: float, low: float, high: float,
     return [rng.uniform(low, high) if rng.random() < pmut else w for w in individual]
 
 
-def select_parents(population: Sequence, fitness: Sequence[float], selection: int,
-                   rng: random.Random, tournament_share: float = 0.2) -> tuple:
+def select_parents(population: Sequence[Sequence[float]], fitness: Sequence[float], selection: int,
+                   rng: random.Random,
+                   tournament_share: float = 0.2) -> tuple[Sequence[float], Sequence[float]]:
     """Two parents. Selection 1: a random pair from the fitter half;
     selection 2: each parent wins a tournament among `tournament_share` of
     the population (at least two contestants)."""
@@ -104,20 +108,21 @@ def select_parents(population: Sequence, fitness: Sequence[float], selection: in
         return population[i], population[j]
     size = min(len(population), max(2, round(tournament_share * len(population))))
 
-    def tournament():
+    def tournament() -> Sequence[float]:
         return population[max(rng.sample(range(len(population)), size), key=lambda i: fitness[i])]
 
     return tournament(), tournament()
 
 
 def next_generation(population: Sequence[Sequence[float]], fitness: Sequence[float],
-                    config: GeneticConfig, gene_slices, rng: random.Random) -> list[list[float]]:
+                    config: GeneticConfig, gene_slices: Sequence[tuple[int, int]],
+                    rng: random.Random) -> list[list[float]]:
     """Elitism (the best goes on as it is, first), then children of selected
     parents by crossover; mutation touches every child, and the elite too
     unless `elite_never_mutates`."""
     best = max(range(len(population)), key=lambda i: fitness[i])
     elite = list(population[best])
-    children = []
+    children: list[list[float]] = []
     while len(children) < len(population) - 1:
         a, b = select_parents(population, fitness, config.selection, rng, config.tournament_share)
         children.append(mutate(crossover(a, b, config.pcross, gene_slices, rng),
@@ -127,14 +132,15 @@ def next_generation(population: Sequence[Sequence[float]], fitness: Sequence[flo
     return [elite] + children
 
 
-def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: int) -> list[float]:
+def evaluate(population: Sequence[Sequence[float]], geometry: Rules, c: int, config: GeneticConfig,
+             runner: ChunkMapper, seed: int) -> list[float]:
     """Fitness of everyone: a round robin (every pair twice, both colours) or,
     when external, games against the external opponent, half moving first."""
     if config.external and config.fast_wins:
-        games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner,
+        timed = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner,
                        lengths=True)
         max_plies = geometry.max_moves
-        return [fitness_fast_wins(g, max_plies) for g in games]
+        return [fitness_fast_wins(g, max_plies) for g in timed]
     if config.external:
         games = versus(population, geometry, c, config.external_opponent, config.external_games, seed, runner)
     else:
@@ -143,8 +149,8 @@ def evaluate(population, geometry, c: int, config: GeneticConfig, runner, seed: 
     return [score(g) for g in games]
 
 
-def run(geometry, config: GeneticConfig, budget, recorder, runner, seed: int,
-        seeds: Sequence[Sequence[float]] = (), watch=None) -> tuple[list[float], float]:
+def run(geometry: Rules, config: GeneticConfig, budget: Budget, recorder: Recorder, runner: ChunkMapper,
+        seed: int, seeds: Sequence[Sequence[float]] = (), watch: Watch | None = None) -> tuple[list[float], float]:
     """Evolves until the budget is spent; returns (best weights, its fitness).
     `watch(generation, best weights)`, when given, sees every generation's
     best: fitness is relative to the population, so a curve that means

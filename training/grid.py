@@ -19,9 +19,22 @@ otherwise) becomes the champion.
 from __future__ import annotations
 
 import itertools
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
-from clinea.training.fitness import LOSS, WIN, Tally, fitness_points, outcome_for, round_robin_task, summary, versus
+from clinea.core import Rules
+from clinea.training.fitness import (
+    LOSS,
+    WIN,
+    Game,
+    Tally,
+    fitness_points,
+    outcome_for,
+    round_robin_task,
+    summary,
+    versus,
+)
+from clinea.training.parallel import ChunkMapper
+from clinea.training.report import Budget, Recorder
 
 RULES = ("a", "b", "c")
 DEFINITIONS = ("report", "clinea")
@@ -70,18 +83,21 @@ def accept_c(candidate: Tally, champion: Tally) -> bool:
 
 # (rule, definitions) -> acceptance test; rule a's looks at the games against
 # the champion, the others at tallies against a fixed opponent
-ACCEPT = {("a", "report"): accept_a_report, ("a", "clinea"): accept_a,
-          ("b", "report"): accept_c, ("b", "clinea"): accept_b,
-          ("c", "report"): accept_c, ("c", "clinea"): accept_c}
+# (two signatures, hence the loose Callable)
+ACCEPT: dict[tuple[str, str], Callable[..., bool]] = {
+    ("a", "report"): accept_a_report, ("a", "clinea"): accept_a,
+    ("b", "report"): accept_c, ("b", "clinea"): accept_b,
+    ("c", "report"): accept_c, ("c", "clinea"): accept_c}
 
 
-def against_champion(candidates, champion, geometry, c: int, runner) -> list[list]:
+def against_champion(candidates: Sequence[Sequence[float]], champion: Sequence[float], geometry: Rules, c: int,
+                     runner: ChunkMapper) -> list[list[Game]]:
     """Each candidate plays the champion once in each colour; per candidate,
     its games as (outcome, second)."""
     population = [list(v) for v in candidates] + [list(champion)]
     n = len(candidates)
     tasks = [(geometry, c, population, k, n) for k in range(n)] + [(geometry, c, population, n, k) for k in range(n)]
-    games = [[] for _ in range(n)]
+    games: list[list[Game]] = [[] for _ in range(n)]
     for i, j, winner in runner.map_chunks(round_robin_task, tasks):
         if i < n:
             games[i].append((outcome_for(winner, 0), False))
@@ -90,8 +106,8 @@ def against_champion(candidates, champion, geometry, c: int, runner) -> list[lis
     return games
 
 
-def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequence[int] | None,
-        games: int, budget, recorder, runner, seed: int,
+def run(geometry: Rules, start: Sequence[float], rule: str, step: float, order: Sequence[int] | None,
+        games: int, budget: Budget, recorder: Recorder, runner: ChunkMapper, seed: int,
         definitions: str = "report") -> tuple[list[float], float]:
     """Sweeps until the budget is spent (an iteration is one pair). Returns
     (champion, its score: fitness 2 for rule a, else wins - losses). Rules b
@@ -110,6 +126,7 @@ def run(geometry, start: Sequence[float], rule: str, step: float, order: Sequenc
     champion_tally = None if rule == "a" else Tally.of(versus([champion], geometry, c, kind, games, seed, runner)[0])
     for iteration, (i, j) in enumerate(itertools.cycle(pairs), 1):
         candidates = []
+        scores: list[float]
         for a, b in itertools.product(values, values):
             candidate = list(champion)
             candidate[i], candidate[j] = a, b

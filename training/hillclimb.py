@@ -11,8 +11,11 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from clinea.core import Rules
 from clinea.players.weights import MAX_WEIGHT, MIN_WEIGHT
 from clinea.training.fitness import Tally, summary, versus
+from clinea.training.parallel import ChunkMapper
+from clinea.training.report import Budget, Recorder
 
 
 def perturb(weights: Sequence[float], factor: float, rng: random.Random) -> list[float]:
@@ -25,8 +28,8 @@ def perturb(weights: Sequence[float], factor: float, rng: random.Random) -> list
     return out
 
 
-def run(geometry, start: Sequence[float], factor: float, opponent: str, games: int,
-        budget, recorder, runner, seed: int) -> tuple[list[float], float]:
+def run(geometry: Rules, start: Sequence[float], factor: float, opponent: str, games: int,
+        budget: Budget, recorder: Recorder, runner: ChunkMapper, seed: int) -> tuple[list[float], float]:
     """Climbs until the budget is spent; returns (weights, wins - losses)."""
     if not 0 < factor <= 1:
         raise ValueError(f"--factor {factor} is out of range: allowed more than 0, at most 1")

@@ -17,11 +17,12 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.core.features import feature_vector
 from clinea.players.weights import MAX_WEIGHT, MIN_WEIGHT
 from clinea.training.fitness import DRAW, LOSS, WIN, outcome_for, summary
 from clinea.training.games import greedy, opponent, play
+from clinea.training.report import Budget, Recorder, Watch
 
 OPPONENTS = ("self", "random")
 
@@ -41,7 +42,7 @@ def lms_update(weights: Sequence[float], positions: Sequence[Sequence[float]], r
     return w
 
 
-def learner_positions(moves: Sequence[int], geometry, me: int) -> list[list[float]]:
+def learner_positions(moves: Sequence[int], geometry: Rules, me: int) -> list[list[float]]:
     """Scaled features of every position just after a move of player `me`."""
     board = Board(*geometry)
     cells = geometry.columns * geometry.rows
@@ -54,8 +55,8 @@ def learner_positions(moves: Sequence[int], geometry, me: int) -> list[list[floa
     return out
 
 
-def run(geometry, start: Sequence[float], against: str, games: int, rate: float, cooling: float,
-        budget, recorder, seed: int, watch=None) -> tuple[list[float], float]:
+def run(geometry: Rules, start: Sequence[float], against: str, games: int, rate: float, cooling: float,
+        budget: Budget, recorder: Recorder, seed: int, watch: Watch | None = None) -> tuple[list[float], float]:
     """Learns until the budget is spent, `games` games per iteration (colours
     alternating). Returns (weights, last iteration's win rate). Runs in one
     process: each game's update depends on the one before. `watch(iteration,
@@ -80,7 +81,8 @@ def run(geometry, start: Sequence[float], against: str, games: int, rate: float,
             me = k % 2
             learner = greedy(weights, c)
             other = previous if against == "self" else opponent("random", rng.getrandbits(63))
-            result = play(*((learner, other) if me == 0 else (other, learner)), geometry)
+            first, second = (learner, other) if me == 0 else (other, learner)
+            result = play(first, second, geometry)
             outcome = outcome_for(result.winner, me)
             wins += outcome == WIN
             draws += outcome == DRAW

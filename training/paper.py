@@ -8,14 +8,17 @@ first. A row trains once per seed (`train`) and the driver
 """
 from __future__ import annotations
 
+import os
 import random
 from dataclasses import dataclass, field
+from typing import Any
 
 from clinea.core import Rules
 from clinea.core.features import feature_count
 from clinea.players.weights import Weights
 from clinea.training import genetic, grid, parametrisation
-from clinea.training.report import Budget, Recorder
+from clinea.training.parallel import ChunkMapper
+from clinea.training.report import Budget, Recorder, Watch
 
 STANDARD = Rules(7, 6, 4, 21)
 
@@ -73,8 +76,8 @@ def hand_made_with_windows(c: int) -> list[float]:
     return parametrisation.vector(HAND_MADE_WINDOWS, "report-windows", c)
 
 
-GA_REPORT = {"population": 50, "generations": 150, "selection": 2, "fitness": 2, "pmut": 0.005, "pcross": 0.4}
-GA_QUICK = {"population": 6, "generations": 3}
+GA_REPORT: dict[str, Any] = {"population": 50, "generations": 150, "selection": 2, "fitness": 2, "pmut": 0.005, "pcross": 0.4}
+GA_QUICK: dict[str, Any] = {"population": 6, "generations": 3}
 
 
 @dataclass(frozen=True)
@@ -84,11 +87,11 @@ class Row:
     report: float                 # the report's win rate against random, in %
     kind: str                     # "genetic", "grid", "hand-made" or "random weights"
     geometry: Rules = STANDARD
-    settings: dict = field(default_factory=dict)
-    quick: dict = field(default_factory=dict)     # overrides `settings` in the quick form
-    reference: tuple = ("random", "minimax")      # what each generation's best is measured against
+    settings: dict[str, Any] = field(default_factory=dict)
+    quick: dict[str, Any] = field(default_factory=dict)     # overrides `settings` in the quick form
+    reference: tuple[str, ...] = ("random", "minimax")      # what each generation's best is measured against
 
-    def settings_for(self, quick: bool) -> dict:
+    def settings_for(self, quick: bool) -> dict[str, Any]:
         return {**self.settings, **(self.quick if quick else {})}
 
 
@@ -147,7 +150,7 @@ ROWS = [
 ]
 
 
-def genetic_config(settings: dict) -> genetic.GeneticConfig:
+def genetic_config(settings: dict[str, Any]) -> genetic.GeneticConfig:
     fitness = settings.get("fitness", 2)
     external = fitness in ("external", "random", "random-fast")
     return genetic.GeneticConfig(
@@ -160,7 +163,8 @@ def genetic_config(settings: dict) -> genetic.GeneticConfig:
         parametrisation=settings.get("parametrisation", "clinea"))
 
 
-def train(row: Row, quick: bool, seed: int, runner, csv_path, watch=None) -> list[float]:
+def train(row: Row, quick: bool, seed: int, runner: ChunkMapper, csv_path: str | os.PathLike[str],
+          watch: Watch | None = None) -> list[float]:
     """The weights this row's method finds with this seed (for "hand-made",
     the shipped weights; for "random weights", a random vector)."""
     settings = row.settings_for(quick)

@@ -31,6 +31,7 @@ parametrisation and the games need no other flag.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Any
 
 from clinea.core.features import feature_count, run_lengths
 from clinea.players.weights import Weights
@@ -63,7 +64,7 @@ def name_of(values: Sequence[float], c: int) -> str:
                      + ", ".join(f"{length(name, c)} ({name})" for name in NAMES))
 
 
-def to_weights(values: Sequence[float], c: int, info: dict | None = None) -> Weights:
+def to_weights(values: Sequence[float], c: int, info: dict[str, Any] | None = None) -> Weights:
     """A vector of any parametrisation as the greedy player's weights (with
     opponent weights of their own for the report's, window weights for
     ours with windows), ready to save."""

@@ -16,7 +16,7 @@ import contextlib
 from collections.abc import Callable, Sequence
 
 from clinea.ray_cluster import RayFailure, cluster_cpus, first_line, joined
-from clinea.training.parallel import chunks
+from clinea.training.parallel import Answer, Task, chunks
 
 # How often Ray runs a chunk again after its worker died.
 RETRIES = 3
@@ -25,25 +25,25 @@ RETRIES = 3
 CHUNKS_PER_CPU = 4
 
 
-def run_chunk(fn: Callable[[list], list], chunk: list) -> list:
+def run_chunk(fn: Callable[[list[Task]], list[Answer]], chunk: list[Task]) -> list[Answer]:
     return fn(chunk)
 
 
 class RayPool:
     """A training Runner whose jobs are the CPUs of a Ray cluster."""
 
-    def __init__(self, address: str | None = None):
+    def __init__(self, address: str | None = None) -> None:
         self._stack = contextlib.ExitStack()
         self.ray = self._stack.enter_context(joined(address))
         self.jobs = cluster_cpus(self.ray)
         self._run_chunk = self.ray.remote(max_retries=RETRIES)(run_chunk)
 
-    def map_chunks(self, fn: Callable[[list], list], items: Sequence) -> list:
+    def map_chunks(self, fn: Callable[[list[Task]], list[Answer]], items: Sequence[Task]) -> list[Answer]:
         """fn over chunks of `items` on the cluster, the results concatenated
         in the order of `items`."""
         refs = [self._run_chunk.remote(fn, chunk) for chunk in chunks(items, CHUNKS_PER_CPU * self.jobs)]
         try:
-            out = []
+            out: list[Answer] = []
             try:
                 parts = self.ray.get(refs)
             except self.ray.exceptions.RayError as error:  # past its retries: one line, not Ray's traceback
@@ -62,5 +62,5 @@ class RayPool:
     def __enter__(self) -> RayPool:
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         self.close()

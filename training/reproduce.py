@@ -23,7 +23,9 @@ import statistics
 import subprocess
 import sys
 import time
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any, TypedDict
 
 from clinea.bounded import GIB, MIB, bounded_lines
 from clinea.core import Rules
@@ -31,12 +33,12 @@ from clinea.judge.referee import play_bots
 from clinea.judge.stats import wilson_interval
 from clinea.judge.tournament import random_opening
 from clinea.players.weights import Weights
-from clinea.progress import progress_bar
+from clinea.progress import Progress, progress_bar
 from clinea.training import figures, lms, paper, search_table
 from clinea.training.cli import _positive_int
 from clinea.training.fitness import Tally, outcome_for, versus
 from clinea.training.games import greedy
-from clinea.training.parallel import Runner
+from clinea.training.parallel import ChunkMapper, Runner
 from clinea.training.parametrisation import to_weights
 from clinea.training.report import Budget, Recorder
 
@@ -49,7 +51,7 @@ PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="clinea reproduce", description=__doc__.split("\n\n")[0],
+    parser = argparse.ArgumentParser(prog="clinea reproduce", description=(__doc__ or "").split("\n\n")[0],
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny settings, same code path (what CI runs)")
     parser.add_argument("--seeds", type=_positive_int("--seeds"), default=3, help="seeds per row (default 3)")
@@ -66,20 +68,39 @@ def build_parser() -> argparse.ArgumentParser:
 
 # ------------------------------------------------------------ the greedy table
 
-def win_share(values, geometry: Rules, opponent: str, games_each_colour: int, seed: int, runner) -> Tally:
+# one row's training on one seed: its weights, their games against random,
+# the curve of each generation's best and the rows of its CSV
+class SeedRun(TypedDict):
+    seed: int
+    weights: list[float]
+    tally: Tally
+    wall: float
+    curve: dict[str, list[tuple[int, float]]]
+    rows: list[dict[str, str]]
+
+
+class RowResult(TypedDict):
+    row: paper.Row
+    runs: list[SeedRun]
+
+
+def win_share(values: Sequence[float], geometry: Rules, opponent: str, games_each_colour: int, seed: int,
+              runner: ChunkMapper) -> Tally:
     return Tally.of(versus([values], geometry, geometry.c, opponent, games_each_colour, seed, runner)[0])
 
 
-def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner, out: Path, bar) -> dict:
+def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner: ChunkMapper, out: Path,
+            bar: Progress) -> RowResult:
     """Trains and evaluates one row on every seed; returns its figures and curves."""
-    runs = []
+    runs: list[SeedRun] = []
     reference_games = 2 if quick else 25
     every = 1 if quick else 5
     for k in range(seeds):
         seed = 1000 * (k + 1)
-        curve: dict[str, list] = {name: [] for name in row.reference}
+        curve: dict[str, list[tuple[int, float]]] = {name: [] for name in row.reference}
 
-        def watch(generation, best, curve=curve, seed=seed):
+        def watch(generation: int, best: list[float], curve: dict[str, list[tuple[int, float]]] = curve,
+                  seed: int = seed) -> None:
             # each generation's best against opponents that do not change
             if generation != 1 and generation % every:
                 return
@@ -102,13 +123,13 @@ def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner, out: Pa
     return {"row": row, "runs": runs}
 
 
-def _read_csv(path) -> list[dict]:
+def _read_csv(path: Path) -> list[dict[str, str]]:
     """The rows of a training run's CSV (one row per iteration, under 1 KB)."""
     with open(path, "rb") as f:
         return list(csv.DictReader(line.decode("utf-8") for line in bounded_lines(f, str(path), MIB, GIB)))
 
 
-def row_figures(result: dict) -> dict:
+def row_figures(result: RowResult) -> dict[str, Any]:
     """Pooled win rate with its 95 % Wilson interval, and the spread of the per-seed rates."""
     runs = result["runs"]
     wins = sum(r["tally"].wins for r in runs)
@@ -121,7 +142,7 @@ def row_figures(result: dict) -> dict:
             "wall": statistics.median(r["wall"] for r in runs)}
 
 
-def row_plots(result: dict, out: Path, quick: bool) -> list[str]:
+def row_plots(result: RowResult, out: Path, quick: bool) -> list[str]:
     row = result["row"]
     runs = result["runs"]
     names = []
@@ -165,7 +186,7 @@ def cross_table(quick: bool, out: Path) -> str:
     return done.stdout
 
 
-def lms_part(quick: bool, seeds: int, games: int, runner, out: Path) -> dict:
+def lms_part(quick: bool, seeds: int, games: int, runner: ChunkMapper, out: Path) -> dict[str, Any]:
     """LMS by self-play on 7x6; the learner measured against random as it
     learns, then against random and against the hand-made greedy."""
     geometry = paper.STANDARD
@@ -173,7 +194,9 @@ def lms_part(quick: bool, seeds: int, games: int, runner, out: Path) -> dict:
     per_iteration = 4 if quick else 20
     every, reference_games = (1, 2) if quick else (5, 50)
     openings = 2 if quick else 100
-    curves, against_random, against_greedy = [], [], []
+    curves: list[list[tuple[int, float]]] = []
+    against_random: list[Tally] = []
+    against_greedy: list[Tally] = []
     for k in range(seeds):
         seed = 1000 * (k + 1)
         rng = random.Random(seed)
@@ -181,9 +204,10 @@ def lms_part(quick: bool, seeds: int, games: int, runner, out: Path) -> dict:
         budget = Budget(iterations, None)
         recorder = Recorder(out / "runs" / f"lms-seed{k + 1}.csv", budget, ["win_rate", "victory_rate", "rate"],
                             quiet=True)
-        curve = []
+        curve: list[tuple[int, float]] = []
 
-        def watch(iteration, weights, curve=curve, seed=seed):
+        def watch(iteration: int, weights: list[float], curve: list[tuple[int, float]] = curve,
+                  seed: int = seed) -> None:
             if iteration == 1 or iteration % every == 0:
                 tally = win_share(weights, geometry, "random", reference_games, seed + iteration, runner)
                 curve.append((iteration, 100 * tally.wins / tally.games))
@@ -201,7 +225,7 @@ def lms_part(quick: bool, seeds: int, games: int, runner, out: Path) -> dict:
             "greedy": against_greedy, "openings": openings}
 
 
-def versus_greedy(weights, geometry: Rules, openings: int, seed: int) -> Tally:
+def versus_greedy(weights: Sequence[float], geometry: Rules, openings: int, seed: int) -> Tally:
     """The learner against the hand-made greedy from `openings` random
     two-ply openings, each played in both colours: both players are
     deterministic, so the openings are what makes the games differ."""
@@ -223,7 +247,8 @@ def _pct(tally: Tally) -> str:
     return f"{100 * tally.wins / tally.games:.1f} %"
 
 
-def write_report(out: Path, args, results: list, search: dict | None, table: str | None, learned: dict | None,
+def write_report(out: Path, args: argparse.Namespace, results: list[RowResult],
+                 search: search_table.Measures | None, table: str | None, learned: dict[str, Any] | None,
                  wall: float, games: int) -> None:
     form = "quick (tiny settings: the figures say nothing about strength)" if args.quick else "full"
     lines = ["# clinea against its reports", "",
@@ -288,7 +313,10 @@ def main(argv: list[str] | None = None) -> int:
     wanted = set(args.only or [row.key for row in paper.ROWS] + ["search", "cross-table", "lms"])
     rows = [row for row in paper.ROWS if row.key in wanted]
     start = time.perf_counter()
-    results, search, table, learned = [], None, None, None
+    results: list[RowResult] = []
+    search: search_table.Measures | None = None
+    table: str | None = None
+    learned: dict[str, Any] | None = None
     bar = progress_bar(len(rows) * args.seeds, unit="run", desc="reproduce")
     try:
         with Runner(args.jobs) as runner:

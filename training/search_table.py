@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 import statistics
 import time
+from typing import Literal, TypedDict
 
 from clinea.core import Board
 from clinea.core.depthsearch import DepthLimited
@@ -22,7 +23,7 @@ SEARCHES = {"minimax": "minimax", "alpha-beta, column order": "alphabeta", "alph
 def positions(count: int, seed: int) -> list[Board]:
     """`count` unfinished 7x6 positions after 4 to 12 random plies."""
     rng = random.Random(seed)
-    out = []
+    out: list[Board] = []
     while len(out) < count:
         board = Board(7, 6, 4, 21)
         for _ in range(rng.randint(4, 12)):
@@ -41,20 +42,29 @@ def _one(mode: str, board: Board, depth: int, search: DepthLimited) -> tuple[int
     return value, search.nodes, time.perf_counter() - start
 
 
-def measure(quick: bool) -> dict:
+class Measures(TypedDict):
+    """What `measure` found: per search, per depth, one figure per position."""
+
+    depths: list[int]
+    positions: int
+    nodes: dict[str, list[list[int]]]
+    seconds: dict[str, list[list[float]]]
+
+
+def measure(quick: bool) -> Measures:
     """{"depths", "positions", "nodes"/"seconds": {search: [[per position] per depth]}}.
     Raises if the three searches ever disagree on a value: they must not."""
     depths = list(range(1, 5 if quick else 8))
     boards = positions(3 if quick else 20, seed=7)
     search = DepthLimited(REPORT_WEIGHTS)
-    result = {"depths": depths, "positions": len(boards),
+    result: Measures = {"depths": depths, "positions": len(boards),
               "nodes": {s: [] for s in SEARCHES}, "seconds": {s: [] for s in SEARCHES}}
     for depth in depths:
         for label in SEARCHES:
             result["nodes"][label].append([])
             result["seconds"][label].append([])
         for board in boards:
-            values = set()
+            values: set[int] = set()
             for label, mode in SEARCHES.items():
                 value, nodes, seconds = _one(mode, board, depth, search)
                 values.add(value)
@@ -65,11 +75,11 @@ def measure(quick: bool) -> dict:
     return result
 
 
-def medians(result: dict, what: str) -> dict[str, list[float]]:
+def medians(result: Measures, what: Literal["nodes", "seconds"]) -> dict[str, list[float]]:
     return {s: [statistics.median(v) for v in per_depth] for s, per_depth in result[what].items()}
 
 
-def markdown(result: dict) -> str:
+def markdown(result: Measures) -> str:
     nodes, seconds = medians(result, "nodes"), medians(result, "seconds")
     header = "| depth | " + " | ".join(f"{s}: nodes | ms" for s in SEARCHES) + " |"
     lines = [f"Medians over {result['positions']} positions after 4-12 random plies on 7x6 (c = 4); "

@@ -9,9 +9,12 @@ first: the same moves as clinea's alphabeta player, which is why it is
 exact and why it is only practical where an exact search finishes in
 pure Python: small boards from the start, 7x6 only late in a game.
 """
+from __future__ import annotations
+
+from typing import Any
 
 WIN, DRAW, LOSS = 1, 0, -1
-_cache = {}
+_cache: dict[tuple[int, int, int], Game] = {}
 
 
 class Game:
@@ -19,16 +22,16 @@ class Game:
     rows + 1 bits, the top one always empty so lines do not wrap) and a
     table of value bounds kept between moves."""
 
-    def __init__(self, columns, rows, inarow):
+    def __init__(self, columns: int, rows: int, inarow: int) -> None:
         self.columns, self.rows, self.inarow = columns, rows, inarow
         self.height = rows + 1
         self.cells = columns * rows
         self.bottom = [1 << (col * self.height) for col in range(columns)]
         self.top = [1 << (col * self.height + rows - 1) for col in range(columns)]
         self.order = sorted(range(columns), key=lambda col: (abs(2 * col - (columns - 1)), col))
-        self.table = {}
+        self.table: dict[tuple[int, int], tuple[int, int]] = {}
 
-    def aligned(self, stones):
+    def aligned(self, stones: int) -> bool:
         """Whether `stones` hold `inarow` in a line."""
         for shift in (1, self.height, self.height + 1, self.height - 1):
             line = stones
@@ -38,12 +41,12 @@ class Game:
                 return True
         return False
 
-    def children(self, mask):
+    def children(self, mask: int) -> list[tuple[int, int]]:
         """(column, the bit a stone dropped there takes) of the open columns, centre first."""
         return [(col, (mask + self.bottom[col]) & ~mask & (((1 << self.rows) - 1) << (col * self.height)))
                 for col in self.order if not mask & self.top[col]]
 
-    def value(self, mine, mask, moves, alpha=LOSS, beta=WIN):
+    def value(self, mine: int, mask: int, moves: int, alpha: int = LOSS, beta: int = WIN) -> int:
         """Exact value for the side to move (its stones `mine`) of an open game."""
         if moves == self.cells:
             return DRAW
@@ -78,7 +81,7 @@ class Game:
         self.table[key] = (low, high)
         return best
 
-    def column_values(self, mine, mask, moves):
+    def column_values(self, mine: int, mask: int, moves: int) -> dict[int, int]:
         """The value of playing each open column, for the side to move."""
         values = {}
         for col, bit in self.children(mask):
@@ -89,7 +92,7 @@ class Game:
         return values
 
 
-def agent(observation, configuration):
+def agent(observation: Any, configuration: Any) -> int:
     columns, rows, inarow = configuration.columns, configuration.rows, configuration.inarow
     game = _cache.get((columns, rows, inarow))
     if game is None:

@@ -35,7 +35,7 @@ ACT_TIMEOUT = 2.0
 OVERAGE_TIME = 60.0
 
 
-class Struct(dict):
+class Struct(dict[str, Any]):
     """A dict whose keys read as attributes: what Kaggle passes to agents
     (they use both `obs.board` and `obs["board"]`)."""
 
@@ -46,24 +46,28 @@ class Struct(dict):
             raise AttributeError(name) from None
 
 
-def load_agent(source: str) -> Callable:
+def load_agent(source: str) -> Callable[..., Any]:
     """Kaggle's built-in agent `source` ("negamax", "random"), or the agent
     the Python file `source` defines. Raises ValueError naming the problem."""
     if source in KAGGLE_BUILTIN:
         connectx = require("kaggle_environments.envs.connectx.connectx", "kaggle")
-        return connectx.agents[source]
+        builtin: Callable[..., Any] = connectx.agents[source]
+        return builtin
     if not (source.endswith(".py") and os.path.isfile(source)):
         raise ValueError(f"agent {source!r} is neither one of Kaggle's ({', '.join(KAGGLE_BUILTIN)}) "
                          "nor a .py file")
     check_size(source, BOT_FILE_LIMIT)
     name = os.path.splitext(os.path.basename(source))[0]
     spec = importlib.util.spec_from_file_location(f"kaggle_agent_{name}", os.path.abspath(source))
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{source} cannot be loaded as a Python module")
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(source)))  # its own helper modules, as on Kaggle
     spec.loader.exec_module(module)
-    if callable(getattr(module, "agent", None)):
-        return module.agent
-    found = [value for value in vars(module).values() if callable(value)]
+    agent: object = getattr(module, "agent", None)
+    if callable(agent):
+        return agent
+    found: list[Callable[..., Any]] = [value for value in vars(module).values() if callable(value)]
     if not found:
         raise ValueError(f"{source} defines no agent(observation, configuration) function")
     return found[-1]
@@ -75,7 +79,7 @@ class KaggleAgentBot(Bot):
     name = "kaggle"
     example_options = ("negamax",)
 
-    def __init__(self, agent: Callable | str):
+    def __init__(self, agent: Callable[..., Any] | str) -> None:
         self.agent = load_agent(agent) if isinstance(agent, str) else agent
         self.name = agent if isinstance(agent, str) else getattr(agent, "__name__", "kaggle")
 
@@ -88,7 +92,8 @@ class KaggleAgentBot(Bot):
         code = getattr(self.agent, "__code__", None)
         if code is not None:  # Kaggle passes only as many arguments as the function takes
             arguments = arguments[:code.co_argcount]
-        return self.agent(*arguments)
+        column: int = self.agent(*arguments)  # what an agent answers is the judge's to check
+        return column
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:

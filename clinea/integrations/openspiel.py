@@ -15,17 +15,19 @@ token limit: a game with fewer tokens than cells is played as "clinea".
 """
 from __future__ import annotations
 
+from typing import Any
+
 from clinea.core import Board, Rules
 from clinea.integrations import openspiel_game, require
 from clinea.players.game_follower import GameFollower
 from clinea.players.make_bot import PlayerSpec, make_bot
 
-pyspiel = require("pyspiel", "openspiel")
+pyspiel: Any = require("pyspiel", "openspiel")  # OpenSpiel has no type information
 
 GAME = "connect_four"
 
 
-def rules_of(game) -> Rules:
+def rules_of(game: Any) -> Rules:
     """The rules of an OpenSpiel game a clinea bot plays: clinea's own
     (`clinea.integrations.openspiel_game`, token limit included) or
     connect_four (tokens enough to fill the board: it has no limit)."""
@@ -38,18 +40,18 @@ def rules_of(game) -> Rules:
     return Rules(parameters["columns"], parameters["rows"], parameters["x_in_row"])
 
 
-def board_from_state(state) -> Board:
+def board_from_state(state: Any) -> Board:
     """The clinea position of an OpenSpiel connect_four state."""
     return Board.from_moves(state.history(), *rules_of(state.get_game()))
 
 
-def load_game(columns: int, rows: int, c: int):
+def load_game(columns: int, rows: int, c: int) -> Any:
     """OpenSpiel's connect_four of that size (a token limit, if any, is not
     OpenSpiel's to know: pass Rules(...)[:3])."""
     return pyspiel.load_game(GAME, {"columns": columns, "rows": rows, "x_in_row": c})
 
 
-def state_from_board(board: Board):
+def state_from_board(board: Board) -> Any:
     """OpenSpiel's state after the moves of `board`."""
     state = load_game(*board.rules[:3]).new_initial_state()
     for column in board.moves():
@@ -57,18 +59,18 @@ def state_from_board(board: Board):
     return state
 
 
-class SpielBot(pyspiel.Bot):
+class SpielBot(pyspiel.Bot):  # type: ignore[misc]  # OpenSpiel has no type information: its Bot is Any
     """A clinea bot playing through OpenSpiel's Bot interface."""
 
-    def __init__(self, player: PlayerSpec):
+    def __init__(self, player: PlayerSpec) -> None:
         pyspiel.Bot.__init__(self)
         self.bot = make_bot(player)
         self.follower = GameFollower(self.bot)
 
-    def restart_at(self, state) -> None:
+    def restart_at(self, state: Any) -> None:
         self.follower.forget()
 
-    def step(self, state) -> int:
+    def step(self, state: Any) -> int:
         return self.follower.move(board_from_state(state))
 
 

@@ -11,8 +11,9 @@ search plans as if the board could fill.
 from __future__ import annotations
 
 import argparse
+from typing import Any
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 
@@ -41,8 +42,8 @@ class OpenSpielMCTSBot(Bot):
         self.openspiel = openspiel
         self.pyspiel = openspiel.pyspiel
         self.settings = (simulations, rollouts, uct_c, solve, seed, max_memory_mb, time_per_move)
-        self.mcts = None
-        self.game_rules = None
+        self.mcts: Any = None  # OpenSpiel's MCTSBot, for the rules of `game_rules`
+        self.game_rules: Rules | None = None
 
     def new_game(self, board: Board, me: int) -> None:
         if board.rules != self.game_rules:  # a search tied to one game: rebuilt when the rules change
@@ -56,7 +57,8 @@ class OpenSpielMCTSBot(Bot):
     def choose(self, board: Board) -> int:
         if self.mcts is None or self.game_rules != board.rules:
             self.new_game(board, board.side_to_move)
-        return self.mcts.step(self.openspiel.state_from_board(board))
+        column: int = self.mcts.step(self.openspiel.state_from_board(board))
+        return column
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:

@@ -18,7 +18,8 @@ import shutil
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
+from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
@@ -38,6 +39,9 @@ from clinea.judge.tournament import Player, Runner, course_schedule, pairings, t
 from clinea.players import registry
 from clinea.progress import progress_bar
 from clinea.ray_cluster import LOCAL, RayFailure
+
+if TYPE_CHECKING:  # Ray is an extra: its runner is imported when --ray asks for it
+    from clinea.judge.ray_backend import RayRunner
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
@@ -73,7 +77,7 @@ columns in the terminal. Without --iterations the match goes on until Ctrl-C, wh
 the tally. Transcripts go to ./log/player_communicator_<colour>.log, as the course's."""
 
 
-def boolean(option: str):
+def boolean(option: str) -> Callable[[str], bool]:
     """An argparse `type` for the course's true/false options."""
     def parse(text: str) -> bool:
         lowered = text.strip().lower()
@@ -164,12 +168,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict]:
+def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict[str, list[list[str]]]]:
     """Takes the program options out of argv: each takes the words up to the
     next option the judge knows. Returns the rest and {option: [words...]}."""
     known = [option for option in parser._option_string_actions if option.startswith("--")]
 
-    def option_of(word: str):
+    def option_of(word: str) -> str | None:
         try:
             return resolve(word, known)
         except AmbiguousOption as error:
@@ -193,7 +197,7 @@ def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tupl
                 except ValueError as error:  # shlex: "No closing quotation"
                     parser.error(f"{option} {protocol.quote(words[0])}: {str(error).lower()} (an unbalanced quote?)")
             if words and j < len(argv):
-                check_unambiguous(parser, option, words, argv[j:])
+                check_unambiguous(parser, option, words, list(argv[j:]))
             programs.setdefault(option, []).append(words)
             i = j
         else:
@@ -215,7 +219,7 @@ def names_a_program(option: str, word: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def named_option(word: str, options) -> str | None:
+def named_option(word: str, options: Collection[str]) -> str | None:
     """The option of `options` that `word` names as argparse reads it: the
     option itself, or the only one it abbreviates."""
     name = word.split("=", 1)[0]
@@ -233,6 +237,8 @@ def check_unambiguous(parser: argparse.ArgumentParser, option: str, words: list[
     the judge left the program at its default. A course option, or one the
     clinea player named has not, is the judge's."""
     judge_option = resolve(after[0], parser._option_string_actions)
+    if judge_option is None:  # not an option of the judge's: the caller split the program there on one
+        return
     if judge_option in COURSE_OPTIONS or judge_option in PROGRAM_OPTIONS or judge_option in ("--help", "--games"):
         return
     options = registry.program_options(program_word(option, words[0]), words[1:])
@@ -289,7 +295,7 @@ def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]
     return words
 
 
-def build_players(parser, programs: dict) -> tuple[list[Player], bool]:
+def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list[str]]]) -> tuple[list[Player], bool]:
     """The players, and whether this is a course-style blue/red match."""
     named = programs.get("--player", [])
     if named and ("--blue_player" in programs or "--red_player" in programs):
@@ -317,7 +323,7 @@ def build_players(parser, programs: dict) -> tuple[list[Player], bool]:
     return players, False
 
 
-def check_ranges(parser, args) -> None:
+def check_ranges(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for option, value, low, high in (("--columns", args.columns, 1, MAX_SIDE), ("--rows", args.rows, 1, MAX_SIDE),
                                      ("--c", args.c, 1, MAX_TOKENS), ("--p", args.p, 1, MAX_TOKENS)):
         if not low <= value <= high:
@@ -344,7 +350,7 @@ def check_ranges(parser, args) -> None:
     args.sprt, args.sprt_model = parse_sprt(parser, args.sprt)
 
 
-def parse_sprt(parser, words: list[str] | None) -> tuple[list[float] | None, str | None]:
+def parse_sprt(parser: argparse.ArgumentParser, words: list[str] | None) -> tuple[list[float] | None, str | None]:
     """--sprt ELO0 ELO1 ALPHA BETA [model=NAME]: the four numbers and the model asked for."""
     if not words:
         return None, None
@@ -366,7 +372,7 @@ def parse_sprt(parser, words: list[str] | None) -> tuple[list[float] | None, str
     return numbers, model
 
 
-def time_controls(parser, args, players: list[Player]) -> None:
+def time_controls(parser: argparse.ArgumentParser, args: argparse.Namespace, players: list[Player]) -> None:
     """Gives each player named by a --tc its own game clock."""
     by_name = {player.name: player for player in players}
     for text in args.tc:
@@ -379,7 +385,12 @@ def time_controls(parser, args, players: list[Player]) -> None:
             parser.error(f"--tc {name}={error}")
 
 
-def parse(argv: Sequence[str], resumed: bool = False):
+Parsed = tuple[argparse.ArgumentParser, argparse.Namespace, list[Player], bool, list[str]]
+"""What `parse` makes of a command line: the parser, the options, the
+players, whether it is a course-style match, and the argv to store."""
+
+
+def parse(argv: Sequence[str], resumed: bool = False) -> Parsed:
     parser = build_parser()
     rest, programs = split_programs(argv, parser)
     args = parser.parse_args(rest)
@@ -395,7 +406,7 @@ def parse(argv: Sequence[str], resumed: bool = False):
             parser.error(f"{'--resume' if args.resume else '--results'} {error}")
     if args.resume and header is None:
         parser.error(f"--resume {args.resume}: missing or empty, there is no run to resume")
-    if args.resume and not resumed and not programs:
+    if header is not None and args.resume and not resumed and not programs:
         # the stored options are the run: same players, sizes, seed, schedule
         # (options given now come after them: any that changes the run is refused below)
         return parse(header["argv"] + list(argv), resumed=True)
@@ -430,7 +441,7 @@ def parse(argv: Sequence[str], resumed: bool = False):
     return parser, args, players, course, strip_run_options(stored)
 
 
-def settings_of(parsed) -> dict:
+def settings_of(parsed: tuple[argparse.Namespace, list[Player]]) -> dict[str, Any]:
     """What makes a run that run: two runs with the same settings play the
     same games under the same ids."""
     args, players = parsed
@@ -480,26 +491,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         kill_all()
 
 
-def seat_game_time(args, control: TimeControl | None, moves: int) -> float | None:
+def seat_game_time(args: argparse.Namespace, control: TimeControl | None, moves: int) -> float | None:
     """The seconds a seat's clock lets it think in one game of `moves` moves
     each: its own game clock (--tc), else the run's, else the time per move;
     None when unlimited."""
     if control is None and args.game_time:
         control = TimeControl(args.game_time, args.increment)
     if control is not None:
-        return control.game + moves * (control.increment + args.grace)
+        return control.game + moves * (control.increment + float(args.grace))
     if args.time_per_move:
-        return moves * (args.time_per_move + args.grace)
+        return moves * (float(args.time_per_move) + float(args.grace))
     return None
 
 
-def confinement(parser, args, players: list[Player], size: Rules, games: int | None,
+def confinement(parser: argparse.ArgumentParser, args: argparse.Namespace, players: list[Player], size: Rules, games: int | None,
                 hidden: list[str | None]) -> Sandbox:
     """The run's seat sandbox (clinea.judge.sandbox): the results file and
     the logs out of every seat's sight, and a CPU backstop of what the
     run's clock lets a seat's games take."""
     seat_times = [seat_game_time(args, player.time_control, size.p) for player in players]
-    per_game = None if None in seat_times else max(seat_times)  # the longest clock bounds every seat
+    bounded = [seconds for seconds in seat_times if seconds is not None]
+    per_game = max(bounded) if len(bounded) == len(seat_times) else None  # the longest clock bounds every seat
     if per_game is not None:
         per_game += STARTUP_GRACE
     try:
@@ -531,14 +543,20 @@ def run(argv: list[str]) -> int:
             log = ResultLog(path, standings.add)
         except (ResultsError, OSError) as error:
             parser.error(f"{'--resume' if args.resume else '--results'} {error}")
-        specs = (spec for spec in specs if spec.id not in log.done)
+        done = log.done
+        specs = (spec for spec in specs if spec.id not in done)
 
     humans = any(p.command is None for p in players)
     quiet = args.quiet or args.q
-    sprt = Sprt(*args.sprt, model=args.sprt_model) if args.sprt else None
+    sprt = None
+    if args.sprt:
+        elo0, elo1, alpha, beta = (float(value) for value in args.sprt)
+        sprt = Sprt(elo0, elo1, alpha, beta, args.sprt_model)
     decision: SprtDecision | None = None
 
     def decide() -> SprtDecision | None:
+        if sprt is None:
+            return None
         tally = standings.tally(names[0], names[1])
         return sprt_decision(sprt, tally.wins, tally.losses, tally.draws, standings.pentanomial(names[0], names[1]))
 
@@ -552,6 +570,7 @@ def run(argv: list[str]) -> int:
     total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
     sandbox = confinement(parser, args, players, size, total, [path, path and key_path(path), args.log_dir, course_logs])
     programs = any(player.command is not None for player in players)
+    runner: Runner | RayRunner
     if args.ray is not None:
         from clinea.judge.ray_backend import RayRunner
         runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir, sandbox)
@@ -602,7 +621,7 @@ def run(argv: list[str]) -> int:
 
     interrupted = threading.Event()
 
-    def interrupt(signum=None, frame=None) -> None:
+    def interrupt(signum: int | None = None, frame: object = None) -> None:
         """Ctrl-C: no game starts any more and the players die, so the games
         in flight end at once as crashes (and count for nothing; a game that
         ends otherwise, as the last move was already on its way, counts). Done as a flag, not as

@@ -16,7 +16,8 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner woul
 import pygame  # noqa: E402
 
 from clinea.core import Board, Rules  # noqa: E402
-from clinea.judge.referee import COLOURS, Seat  # noqa: E402
+from clinea.judge.referee import Seat  # noqa: E402
+from clinea.protocol import COLOURS  # noqa: E402
 from clinea.judge.ui import MatchStopped  # noqa: E402
 
 BACKGROUND = (0, 0, 0)
@@ -64,7 +65,7 @@ class Window:
         self.colours: tuple[str, str] = COLOURS
         self.status = ""
         self.board: Board | None = None  # the position on show, redrawn under the result
-        self.events: collections.deque = collections.deque()  # taken from SDL, not yet handled
+        self.events: collections.deque[pygame.event.Event] = collections.deque()  # taken from SDL, not yet handled
 
     # ------------------------------------------------------------ geometry
 
@@ -111,15 +112,15 @@ class Window:
         if pygame.event.get(pygame.QUIT):
             raise MatchStopped("the window was closed")
 
-    def pump(self) -> list:
+    def pump(self) -> list[pygame.event.Event]:
         """The pending events; closing the window or Escape ends the match."""
-        events = pygame.event.get()
+        events: list[pygame.event.Event] = pygame.event.get()
         for event in events:
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                 raise MatchStopped("the window was closed")
         return events
 
-    def next_event(self):
+    def next_event(self) -> pygame.event.Event | None:
         """One event at a time, so that clicks made ahead are all played."""
         if not self.events:
             self.events.extend(self.pump())

@@ -29,8 +29,8 @@ import sys
 import termios
 import threading
 from collections.abc import Callable, Sequence
-from typing import IO
 from time import monotonic
+from typing import IO
 
 from clinea.core.relay import Channel
 from clinea.judge import reaper

@@ -36,7 +36,6 @@ from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
 from clinea.core import Rules
-
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock

@@ -17,8 +17,8 @@ import pygame  # noqa: E402
 
 from clinea.core import Board, Rules  # noqa: E402
 from clinea.judge.referee import Seat  # noqa: E402
-from clinea.protocol import COLOURS  # noqa: E402
 from clinea.judge.ui import MatchStopped  # noqa: E402
+from clinea.protocol import COLOURS  # noqa: E402
 
 BACKGROUND = (0, 0, 0)
 FRAME = (70, 70, 80)

@@ -12,7 +12,7 @@ sent as your column. Anything you want to print goes to stderr.
 that has clinea, so it runs anywhere without activating anything.
 """
 try:
-    from clinea import Board
+    from clinea.core import Board
     from clinea.players import run
 except ImportError:  # this python lacks clinea: the .venv of the repository holding this file
     import os

@@ -22,7 +22,7 @@ from typing import Any
 from clinea.core import Board
 from clinea.players.bot import Bot
 from clinea.players.game_follower import GameFollower
-from clinea.players.make_bot import PlayerSpec, make_bot
+from clinea.integrations.make_bot import PlayerSpec, make_bot
 
 
 def field(record: Any, name: str) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 from clinea.core import Board, Rules
 from clinea.integrations import require
 from clinea.players.game_follower import GameFollower
-from clinea.players.make_bot import PlayerSpec, make_bot
+from clinea.integrations.make_bot import PlayerSpec, make_bot
 
 pyspiel = require("pyspiel", "openspiel")
 

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from clinea.core import Board, Rules
 from clinea.integrations import require
-from clinea.players.game_follower import GameFollower
 from clinea.integrations.make_bot import PlayerSpec, make_bot
+from clinea.players.game_follower import GameFollower
 
 pyspiel = require("pyspiel", "openspiel")
 

@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "solve": ("clinea.solve", "exact scores of positions read one per line"),
     "export": ("clinea.export", "write a player as a single-file Kaggle ConnectX agent (pure Python)"),
     "analyze": ("clinea.analyze", "replay judged games with the solver: every move's value, the blunders, a plot"),
+    "replay": ("clinea.judge.replay", "play one seat of a judged game again with the lines it got: its answers, stderr, verdict"),
     "view": ("clinea.view", "write a results file's games as one HTML replay page, every move valued by the solver"),
     "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
     "signature": ("clinea.signature", "one number naming every search's tree (fixed positions and node budgets)"),

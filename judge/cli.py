@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
-from clinea.judge import reaper
+from clinea.judge import reaper, seat_settings
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
 from clinea.judge.openings import ORDERS, OpeningsError, read_openings
 from clinea.judge.player_process import end_all_games, kill_all
@@ -33,6 +33,7 @@ from clinea.judge.referee import CRASH, Clock, TimeControl
 from clinea.judge.report import Standings, summary
 from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
 from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
+from clinea.judge.seat_settings import SeatSettings
 from clinea.judge.stats import MODELS, Sprt, SprtDecision, sprt_decision
 from clinea.judge.table import MatchStopped, Table, open_window
 from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
@@ -504,21 +505,38 @@ def seat_game_time(args: argparse.Namespace, control: TimeControl | None, moves:
     return None
 
 
-def confinement(parser: argparse.ArgumentParser, args: argparse.Namespace, players: list[Player], size: Rules, games: int | None,
-                hidden: list[str | None]) -> Sandbox:
-    """The run's seat sandbox (clinea.judge.sandbox): the results file and
-    the logs out of every seat's sight, and a CPU backstop of what the
-    run's clock lets a seat's games take."""
+def run_limits(args: argparse.Namespace, players: list[Player], size: Rules, games: int | None) -> SeatLimits:
+    """What one seat of the run may use: --seat-limits, with a CPU backstop
+    of what the run's clock lets a seat's games take."""
     seat_times = [seat_game_time(args, player.time_control, size.p) for player in players]
     bounded = [seconds for seconds in seat_times if seconds is not None]
     per_game = max(bounded) if len(bounded) == len(seat_times) else None  # the longest clock bounds every seat
     if per_game is not None:
         per_game += STARTUP_GRACE
+    return args.seat_limits.for_run(per_game, games)
+
+
+def total_games(args, names: list[str], course: bool) -> int | None:
+    """The number of games of the run in all, None for the course's endless match."""
+    return args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
+
+
+def confinement(parser, args, limits: SeatLimits, hidden: list[str | None]) -> Sandbox:
+    """The run's seat sandbox (clinea.judge.sandbox): the results file and
+    the logs out of every seat's sight, each seat within `limits`."""
     try:
-        return Sandbox(args.sandbox, args.seat_limits.for_run(per_game, games),
-                       tuple(os.path.abspath(path) for path in hidden if path))
+        return Sandbox(args.sandbox, limits, tuple(os.path.abspath(path) for path in hidden if path))
     except SandboxError as error:
         parser.error(str(error))
+
+
+def run_settings(argv: list[str]) -> SeatSettings:
+    """The seat settings of a run from its argv alone (a results file of an
+    older clinea, whose header keeps nothing else), with today's defaults."""
+    _, args, players, course, _ = parse(argv, resumed=True)
+    size = Rules(args.columns, args.rows, args.c, args.p)
+    limits = run_limits(args, players, size, total_games(args, [p.name for p in players], course))
+    return seat_settings.recorded(args, players, limits, STARTUP_GRACE)
 
 
 def run(argv: list[str]) -> int:
@@ -566,9 +584,9 @@ def run(argv: list[str]) -> int:
 
     table = Table(size, open_window(size) if args.ui else None) if args.ui or humans else None
     course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
-    # the number of games in all, None for the course's endless match
-    total = args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
-    sandbox = confinement(parser, args, players, size, total, [path, path and key_path(path), args.log_dir, course_logs])
+    total = total_games(args, names, course)
+    limits = run_limits(args, players, size, total)
+    sandbox = confinement(parser, args, limits, [path, path and key_path(path), args.log_dir, course_logs])
     programs = any(player.command is not None for player in players)
     runner: Runner | RayRunner
     if args.ray is not None:
@@ -645,7 +663,9 @@ def run(argv: list[str]) -> int:
         if sprt is not None:
             decision = decide()
         if log is not None and log.header is None:
-            keep(lambda: log.write_header({"argv": run_argv}))
+            # what a replay of one of its games needs beside the argv (clinea.judge.seat_settings)
+            settings = seat_settings.recorded(args, players, limits, STARTUP_GRACE)
+            keep(lambda: log.write_header({"argv": run_argv, seat_settings.KEY: settings.to_json()}))
         if decision is None and unwritable is None:
             runner.run(specs, on_record)
     except KeyboardInterrupt:
@@ -666,7 +686,7 @@ def run(argv: list[str]) -> int:
             except OSError as error:
                 unwritable = unwritable or error
         if table:
-            table.close()
+            table.close(keep=why is None and not interrupted.is_set())
         kill_all()  # before the seats' cgroups go: a cgroup with processes stays
         sandbox.close()
     if why:

@@ -312,3 +312,42 @@ def read_records(path: str) -> Iterator[GameRecord]:
         for number, line in enumerate(lines_of(file, path), 1):
             if number > 1 and line.endswith(b"\n"):
                 yield GameRecord.from_json(json_value(line))
+
+
+def find_game(path: str, game_id: str) -> tuple[dict, GameRecord, bool | None]:
+    """The run header of a results file, the record of its game `game_id`
+    (the last one, should a resumed run have written it twice), and whether
+    the judge's seal holds on both: None when the file is unsealed or its
+    key cannot be read. ResultsError names what is wrong; LookupError says
+    the game is not in the file."""
+    check_regular(path)
+    header, found, key = None, None, None
+    try:
+        with open(path, "rb") as file:
+            for number, line in enumerate(lines_of(file, path), 1):
+                if not line.endswith(b"\n"):
+                    break  # a killed judge's torn last line
+                if number == 1:
+                    header, header_line = parse_header(line, path), line
+                    if header.get("sealed"):
+                        try:
+                            with open(key_path(path), "rb") as key_file:
+                                key = key_file.read(SEAL_HEX * 4).strip()
+                        except OSError:
+                            key = None
+                    continue
+                try:
+                    record = GameRecord.from_json(json_value(line))
+                except ValueError as error:
+                    raise ResultsError(f"{path}: line {number} is not a game record ({error})") from None
+                if record.id == game_id:
+                    found = record, line
+    except OSError as error:
+        raise ResultsError(f"{path}: {error.strerror}") from None
+    if header is None:
+        raise ResultsError(f"{path}: empty, no run in it")
+    if found is None:
+        raise LookupError(game_id)
+    record, line = found
+    sealed = None if key is None else all(unsealed(key, raw) is not None for raw in (header_line, line))
+    return header, record, sealed

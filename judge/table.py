@@ -39,6 +39,12 @@ class Table:
     def __init__(self, size: Rules, window: Window | None = None) -> None:
         self.size = size
         self.window = window
+        self.wins: dict[str, int] = {}  # games won by each player so far, in order of appearance
+        self.draws = 0
+
+    def score(self) -> str:
+        """The running score: "azul 2 · rojo 1 · draws 0"."""
+        return " · ".join([f"{name} {won}" for name, won in self.wins.items()] + [f"draws {self.draws}"])
 
     def start_board(self, spec: GameSpec) -> Board:
         board = Board(*self.size)
@@ -48,8 +54,10 @@ class Table:
     def view(self, spec: GameSpec) -> Callable[[Board], object]:
         """The referee's `on_move` for one game, which also shows its start."""
         names, colours = (spec.first, spec.second), spec.colours
+        for name in names:
+            self.wins.setdefault(name, 0)
         if self.window is not None:
-            return self.window.game(names, colours, self.start_board(spec))
+            return self.window.game(names, colours, self.start_board(spec), f"game {spec.id} · {self.score()}")
         return TerminalView(names, colours, self.start_board(spec))
 
     def human(self, name: str) -> Seat:
@@ -60,6 +68,10 @@ class Table:
     def result(self, record: GameRecord) -> None:
         winner = record.winner
         if winner is None:
+            self.draws += 1
+        else:
+            self.wins[winner] = self.wins.get(winner, 0) + 1
+        if winner is None:
             text = "a draw"
         else:
             colour = record.colours[record.players.index(winner)]
@@ -68,8 +80,12 @@ class Table:
             text += f": {record.reason}"
         print(f"game {record.id}: {text}", flush=True)
         if self.window is not None:
-            self.window.show_result(text)
+            self.window.show_result(text, f"game {record.id} · {self.score()}")
 
-    def close(self) -> None:
+    def close(self, keep: bool = False) -> None:
+        """Closes the window; with `keep` (the match ran to its end) once its
+        last board has been seen (clinea.judge.window)."""
         if self.window is not None:
+            if keep:
+                self.window.keep_last_board()
             self.window.close()

@@ -1,7 +1,11 @@
 """The graphical board of `clinea judge --ui` (pygame, the extra
 `clinea[ui]`), as the course judge has one: tokens drop in their colour,
-the last move carries a white ring, the result shows at the bottom, and a
-human seat plays by clicking a column or pressing its digit.
+the last move carries a white ring, the line that won carries gold rings,
+the game's number and the running score head the status, and a human seat
+plays by clicking a column or pressing its digit, a ghost token showing
+over the column under the mouse. Each result stays up RESULT_SECONDS (a
+click or key skips it); the last board of the match stays until a click, a
+key or the window's close, as the course judge's does.
 
 Headless runs (CI) use SDL's offscreen or dummy driver, asked for with
 SDL_VIDEODRIVER; when SDL falls back to one of them on its own there is no
@@ -18,6 +22,7 @@ import pygame  # noqa: E402
 from clinea.core import Board, Rules  # noqa: E402
 from clinea.judge.referee import Seat  # noqa: E402
 from clinea.judge.ui import MatchStopped  # noqa: E402
+from clinea.judge.winning_line import winning_line  # noqa: E402
 from clinea.protocol import COLOURS  # noqa: E402
 
 BACKGROUND = (0, 0, 0)
@@ -25,6 +30,7 @@ FRAME = (70, 70, 80)
 HOLE = (20, 20, 24)
 TOKEN = {"azul": (30, 110, 255), "rojo": (230, 40, 40)}
 LAST_MARK = (255, 255, 255)
+WIN_MARK = (255, 200, 0)
 TEXT = (240, 240, 240)
 HEADLESS_DRIVERS = ("offscreen", "dummy")
 #: seconds a token takes to fall the whole height; frames per second
@@ -32,7 +38,9 @@ DROP_SECONDS = 0.25
 FPS = 60
 #: how long a result stays up before the next game (a click or key skips it)
 RESULT_SECONDS = 1.5
-STATUS_HEIGHT = 36
+LINE_HEIGHT = 24
+# two lines: the game's number and the score, then what happens
+STATUS_HEIGHT = 2 * LINE_HEIGHT + 12
 
 
 class WindowUnavailable(Exception):
@@ -64,6 +72,12 @@ class Window:
         self.clock = pygame.time.Clock()
         self.colours: tuple[str, str] = COLOURS
         self.status = ""
+        self.heading = ""  # the game's number and the running score
+        # (column, colour) of the ghost token over the column under a human's mouse
+        self.ghost: tuple[int, str] | None = None
+        # seconds the last board stays at the end of the match, None: until a click or key
+        # (a headless driver has nobody to click: there it goes at once)
+        self.hold: float | None = 0.0 if driver in HEADLESS_DRIVERS else None
         self.board: Board | None = None  # the position on show, redrawn under the result
         self.events: collections.deque[pygame.event.Event] = collections.deque()  # taken from SDL, not yet handled
 
@@ -73,9 +87,9 @@ class Window:
         """Pixel centre of a cell; row 0 is the bottom row."""
         return (col * self.cell + self.cell // 2, self.top + (self.rows - 1 - row) * self.cell + self.cell // 2)
 
-    def column_at(self, x: int) -> int | None:
-        col = x // self.cell
-        return col if 0 <= col < self.columns else None
+    def column_at(self, x: int) -> int:
+        """The column under `x`, which may be off the board (right of it)."""
+        return x // self.cell
 
     # ------------------------------------------------------------ drawing
 
@@ -93,8 +107,17 @@ class Window:
         if falling is not None:
             col, y, player = falling
             pygame.draw.circle(self.surface, TOKEN[self.colours[player]], (col * self.cell + self.cell // 2, y), radius)
+        elif self.ghost is not None and 0 <= self.ghost[0] < self.columns:
+            col, colour = self.ghost
+            # the token's colour halfway to the background, with a rim in full colour
+            faded = tuple((part + back) // 2 for part, back in zip(TOKEN[colour], BACKGROUND))
+            centre = (col * self.cell + self.cell // 2, self.top // 2)
+            pygame.draw.circle(self.surface, faded, centre, radius)
+            pygame.draw.circle(self.surface, TOKEN[colour], centre, radius, max(1, radius // 8))
         moves = board.moves()
         if moves and falling is None:
+            for cell in winning_line(board):
+                pygame.draw.circle(self.surface, WIN_MARK, self.cell_centre(*cell), radius, max(2, radius // 4))
             col = moves[-1]
             pygame.draw.circle(self.surface, LAST_MARK, self.cell_centre(col, board.height(col) - 1),
                                max(2, radius // 2), max(1, radius // 8))
@@ -102,8 +125,9 @@ class Window:
             for col in range(self.columns):
                 digit = self.font.render(str(col), True, TEXT)
                 self.surface.blit(digit, digit.get_rect(center=(col * self.cell + self.cell // 2, self.top // 4 + 6)))
-        text = self.font.render(self.status, True, TEXT)
-        self.surface.blit(text, (6, self.board_bottom + (STATUS_HEIGHT - text.get_height()) // 2))
+        for line, words in enumerate((self.heading, self.status)):
+            text = self.font.render(words, True, TEXT)
+            self.surface.blit(text, (6, self.board_bottom + 6 + line * LINE_HEIGHT))
         pygame.display.flip()
 
     def check_closed(self) -> None:
@@ -126,8 +150,11 @@ class Window:
             self.events.extend(self.pump())
         return self.events.popleft() if self.events else None
 
-    def game(self, names: tuple[str, str], colours: tuple[str, str], board: Board) -> WindowView:
+    def game(self, names: tuple[str, str], colours: tuple[str, str], board: Board, heading: str = "") -> WindowView:
+        """Shows a game's start; `heading` (its number, the score so far)
+        stays above the status for the whole game."""
         self.colours = colours
+        self.heading = heading
         self.status = f"{names[0]} ({colours[0]}) moves first against {names[1]} ({colours[1]})"
         self.board = board.copy()
         self.draw(board)
@@ -153,15 +180,38 @@ class Window:
     def human(self, name: str) -> WindowHuman:
         return WindowHuman(self, name)
 
-    def show_result(self, text: str) -> None:
+    def show_result(self, text: str, heading: str | None = None) -> None:
+        """The result under the final board, for RESULT_SECONDS or until a
+        click or key; `heading` the score with this game counted."""
         self.status = text
+        if heading is not None:
+            self.heading = heading
         if self.board is not None:
             self.draw(self.board)
+        self.wait_for_click(RESULT_SECONDS)
+
+    def wait_for_click(self, seconds: float | None) -> bool:
+        """Waits `seconds` (None: for ever) for a click or key; True if one came."""
         waited = 0
-        while waited < RESULT_SECONDS * 1000:
+        while seconds is None or waited < seconds * 1000:
             if any(e.type in (pygame.MOUSEBUTTONDOWN, pygame.KEYDOWN) for e in self.pump()):
-                return
+                return True
             waited += self.clock.tick(FPS)
+        return False
+
+    def keep_last_board(self) -> None:
+        """The end of the match: the last board stays for `hold` seconds or,
+        by default, until a click, a key or the close button (Ctrl-C in
+        the terminal ends it too)."""
+        if self.board is None:
+            return
+        if self.hold is None:
+            self.status += " (click or press a key to close)"
+        self.draw(self.board)
+        try:
+            self.wait_for_click(self.hold)
+        except (MatchStopped, KeyboardInterrupt):
+            pass
 
     def close(self) -> None:
         pygame.quit()
@@ -200,17 +250,26 @@ class WindowHuman(Seat):
         window = self.window
         window.status = f"{self.name} ({self.colour}): click a column or press its digit"
         window.draw(board)
-        while True:
-            while (event := window.next_event()) is not None:
-                col = None
-                if event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
-                    col = window.column_at(event.pos[0])
-                elif event.type == pygame.KEYDOWN and event.unicode.isdigit():
-                    col = int(event.unicode)
-                if col is None:
-                    continue
-                if board.can_play(col):
-                    return col
-                window.status = f"column {col} is full or off the board: play one of {board.legal_columns()}"
-                window.draw(board)
-            window.clock.tick(FPS)
+        try:
+            while True:
+                while (event := window.next_event()) is not None:
+                    col = None
+                    if event.type == pygame.MOUSEMOTION:
+                        window.ghost = (window.column_at(event.pos[0]), self.colour)
+                        window.draw(board)
+                    elif event.type == pygame.MOUSEBUTTONDOWN and event.button == 1:
+                        col = window.column_at(event.pos[0])
+                    elif event.type == pygame.KEYDOWN and event.unicode.isdigit():
+                        col = int(event.unicode)
+                    if col is None:
+                        continue
+                    if board.can_play(col):
+                        return col
+                    if 0 <= col < board.columns:
+                        window.status = f"column {col} is full: play one of {board.legal_columns()}"
+                    else:
+                        window.status = f"column {col} is off the board: the columns are 0..{board.columns - 1}"
+                    window.draw(board)
+                window.clock.tick(FPS)
+        finally:
+            window.ghost = None

@@ -11,9 +11,13 @@ from hypothesis import strategies as st
 from judge_helpers import bot, records, run_judge
 
 from clinea.core import Board
+from clinea.judge.record import GameRecord
 from clinea.judge.referee import BotSeat, referee
+from clinea.judge.table import Table
+from clinea.judge.tournament import GameSpec
 from clinea.judge.ui import MatchStopped
-from clinea.judge.window import HOLE, LAST_MARK, TOKEN, Window
+from clinea.judge.window import BACKGROUND, HOLE, LAST_MARK, TEXT, TOKEN, WIN_MARK, Window
+from clinea.judge.winning_line import winning_line
 from clinea.players.bot import FunctionBot
 
 SIZE = (5, 4, 3, 10)
@@ -130,3 +134,160 @@ def test_without_a_display_the_judge_says_so_once_and_draws_in_the_terminal(tmp_
     assert done.stderr.splitlines() == [
         "clinea judge: no display (neither DISPLAY nor WAYLAND_DISPLAY is set): showing the board in the terminal"]
     assert " plays " in done.stdout and "0 1 2 3" in done.stdout
+
+
+def reference_line(board):
+    """Every cell of a run of c or more of the last mover's that holds the
+    last move, found by scanning every line of the board from its start."""
+    if board.winner is None:
+        return set()
+    col = board.moves()[-1]
+    last = (col, board.height(col) - 1)
+    owner = board.cell(*last)
+    found = set()
+    for dx, dy in ((1, 0), (0, 1), (1, 1), (1, -1)):
+        for x in range(board.columns):
+            for y in range(board.rows):
+                before = (x - dx, y - dy)
+                if board.cell(x, y) != owner or (0 <= before[0] < board.columns and 0 <= before[1] < board.rows
+                                                  and board.cell(*before) == owner):
+                    continue  # not the start of a run
+                run = []
+                at = (x, y)
+                while 0 <= at[0] < board.columns and 0 <= at[1] < board.rows and board.cell(*at) == owner:
+                    run.append(at)
+                    at = (at[0] + dx, at[1] + dy)
+                if len(run) >= board.c and last in run:
+                    found.update(run)
+    return found
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 10**6), st.sampled_from([(5, 4, 3, 10), (7, 6, 4, 21), (4, 4, 2, 8), (6, 5, 1, 15)]))
+def test_the_winning_line_is_every_run_of_c_through_the_last_move(seed, size):
+    rng = random.Random(seed)
+    board = Board(*size)
+    while not board.is_over():
+        board.play(rng.choice(board.legal_columns()))
+    line = winning_line(board)
+    assert len(line) == len(set(line)) and set(line) == reference_line(board), board.moves()
+    assert (line != []) == (board.winner is not None)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10**6))
+def test_the_winning_line_carries_gold_rings_and_nothing_else_does(window, seed):
+    rng = random.Random(seed)
+    board = Board(*SIZE)
+    window.game(("first", "second"), ("azul", "rojo"), board)
+    while not board.is_over():
+        board.play(rng.choice(board.legal_columns()))
+    window.draw(board)
+    won = reference_line(board)
+    for col in range(SIZE[0]):
+        for row in range(SIZE[1]):
+            assert (WIN_MARK in cell_pixels(window, col, row)) == ((col, row) in won), (col, row, board.moves())
+            owner = board.cell(col, row)
+            assert tuple(window.surface.get_at(window.cell_centre(col, row)))[:3] == (
+                HOLE if owner == 0 else TOKEN[("azul", "rojo")[owner - 1]])
+
+
+def status_line_shows(window, line, text):
+    """Whether status line `line` (0: the heading) shows exactly `text`,
+    pixel for pixel as the window's font renders it."""
+    rendered = window.font.render(text, True, TEXT)
+    expected = pygame.Surface(rendered.get_size())
+    expected.fill(BACKGROUND)
+    expected.blit(rendered, (0, 0))
+    x, y = 6, window.board_bottom + 6 + line * 24
+    width, height = rendered.get_size()
+    return all(window.surface.get_at((x + i, y + j)) == expected.get_at((i, j))
+               for i in range(width) for j in range(height))
+
+
+def test_the_game_number_and_the_running_score_head_the_window(window):
+    table = Table(SIZE, window)
+    scores = []
+    for number, (winner, moves) in enumerate([("a", [0, 1, 0, 1, 0]), (None, []), ("b", [0, 1, 0, 1, 2, 1])]):
+        spec = GameSpec(str(number), "a", "b", ("azul", "rojo"))
+        view = table.view(spec)
+        scores.append(window.heading)
+        board = Board(*SIZE)
+        for col in moves:
+            board.play(col)
+            view(board)
+        record = GameRecord(str(number), *SIZE, ("a", "b"), ("azul", "rojo"), (), tuple(moves), (0.0,) * len(moves),
+                            winner, "connect" if winner else "draw", None)
+        pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, unicode=" ", mod=0, scancode=0))
+        table.result(record)
+        assert status_line_shows(window, 0, window.heading)
+    assert scores == ["game 0 · a 0 · b 0 · draws 0", "game 1 · a 1 · b 0 · draws 0", "game 2 · a 1 · b 0 · draws 1"]
+    assert window.heading == "game 2 · a 1 · b 1 · draws 1"
+    assert status_line_shows(window, 1, "b (rojo) wins") and not status_line_shows(window, 1, "a (azul) wins")
+
+
+def test_the_last_board_stays_until_a_click_or_a_key(window):
+    board = Board(*SIZE).play_moves([0, 1, 0, 1, 0])
+    window.game(("a", "b"), ("azul", "rojo"), board)
+    window.board = board.copy()
+    pygame.event.clear()
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(5, 5), rel=(1, 1), buttons=(0, 0, 0)))
+    assert not window.wait_for_click(0.1)  # moving the mouse is no click
+    previous = window.hold
+    window.hold = None  # as on a screen: until a click
+    try:
+        window.status = "a wins"
+        pygame.event.post(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=(5, 5), button=1))
+        window.keep_last_board()  # returns at the click
+        assert window.status == "a wins (click or press a key to close)"
+        assert status_line_shows(window, 1, window.status)
+        assert WIN_MARK in cell_pixels(window, 0, 2)  # the final board, its line marked
+    finally:
+        window.hold = previous
+
+
+def test_a_headless_window_does_not_hold_its_last_board(window):
+    # nobody can click a dummy driver's window: a judge run there must end by itself
+    assert window.hold == 0.0
+    window.board = Board(*SIZE)
+    pygame.event.clear()
+    window.keep_last_board()
+
+
+def key(digit):
+    pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_0 + digit, unicode=str(digit), mod=0, scancode=0))
+
+
+def test_a_column_off_the_board_is_told_from_a_full_one(window):
+    pygame.event.clear()
+    board = Board(*SIZE).play_moves([1, 1, 1, 1])
+    window.game(("you", "bot"), ("azul", "rojo"), board)
+    key(9)
+    key(2)
+    assert window.human("you").ask(board, 1, None) == 2
+    assert window.status == "column 9 is off the board: the columns are 0..4"
+    assert status_line_shows(window, 1, window.status)
+    click(window, 1)
+    key(3)
+    assert window.human("you").ask(board, 1, None) == 3
+    assert window.status == "column 1 is full: play one of [0, 2, 3, 4]"
+
+
+def test_a_ghost_token_hovers_over_the_column_under_the_mouse(window):
+    pygame.event.clear()
+    board = Board(*SIZE).play_moves([0])
+    window.game(("bot", "you"), ("azul", "rojo"), board)
+    human = window.human("you")
+    human.start(board, 1, "rojo")
+    x, _ = window.cell_centre(3, 0)
+    pygame.event.post(pygame.event.Event(pygame.MOUSEMOTION, pos=(x, 5), rel=(1, 1), buttons=(0, 0, 0)))
+    key(4)
+    assert human.ask(board, 0, None) == 4
+    assert window.ghost is None  # gone once the move is made
+    # the band above the board, under the column digits: the ghost over column 3 only, half rojo
+    radius = int(window.cell * 0.4)
+    faded = tuple(part // 2 for part in TOKEN["rojo"])
+    below_digits = window.top // 2 + radius // 2
+    for col in range(SIZE[0]):
+        pixel = tuple(window.surface.get_at((col * window.cell + window.cell // 2, below_digits)))[:3]
+        assert pixel == (faded if col == 3 else BACKGROUND), col

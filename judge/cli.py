@@ -513,15 +513,18 @@ def run_limits(args: argparse.Namespace, players: list[Player], size: Rules, gam
     per_game = max(bounded) if len(bounded) == len(seat_times) else None  # the longest clock bounds every seat
     if per_game is not None:
         per_game += STARTUP_GRACE
-    return args.seat_limits.for_run(per_game, games)
+    limits: SeatLimits = args.seat_limits.for_run(per_game, games)
+    return limits
 
 
-def total_games(args, names: list[str], course: bool) -> int | None:
+def total_games(args: argparse.Namespace, names: list[str], course: bool) -> int | None:
     """The number of games of the run in all, None for the course's endless match."""
-    return args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
+    if course:
+        return args.games if args.games is None else int(args.games)
+    return len(pairings(names, args.schedule)) * (args.games or 1)
 
 
-def confinement(parser, args, limits: SeatLimits, hidden: list[str | None]) -> Sandbox:
+def confinement(parser: argparse.ArgumentParser, args: argparse.Namespace, limits: SeatLimits, hidden: list[str | None]) -> Sandbox:
     """The run's seat sandbox (clinea.judge.sandbox): the results file and
     the logs out of every seat's sight, each seat within `limits`."""
     try:

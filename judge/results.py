@@ -314,7 +314,7 @@ def read_records(path: str) -> Iterator[GameRecord]:
                 yield GameRecord.from_json(json_value(line))
 
 
-def find_game(path: str, game_id: str) -> tuple[dict, GameRecord, bool | None]:
+def find_game(path: str, game_id: str) -> tuple[dict[str, Any], GameRecord, bool | None]:
     """The run header of a results file, the record of its game `game_id`
     (the last one, should a resumed run have written it twice), and whether
     the judge's seal holds on both: None when the file is unsealed or its

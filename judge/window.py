@@ -108,12 +108,12 @@ class Window:
             col, y, player = falling
             pygame.draw.circle(self.surface, TOKEN[self.colours[player]], (col * self.cell + self.cell // 2, y), radius)
         elif self.ghost is not None and 0 <= self.ghost[0] < self.columns:
-            col, colour = self.ghost
+            col, ghost_colour = self.ghost
             # the token's colour halfway to the background, with a rim in full colour
-            faded = tuple((part + back) // 2 for part, back in zip(TOKEN[colour], BACKGROUND))
+            faded = tuple((part + back) // 2 for part, back in zip(TOKEN[ghost_colour], BACKGROUND))
             centre = (col * self.cell + self.cell // 2, self.top // 2)
             pygame.draw.circle(self.surface, faded, centre, radius)
-            pygame.draw.circle(self.surface, TOKEN[colour], centre, radius, max(1, radius // 8))
+            pygame.draw.circle(self.surface, TOKEN[ghost_colour], centre, radius, max(1, radius // 8))
         moves = board.moves()
         if moves and falling is None:
             for cell in winning_line(board):

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-rl train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-oracle bench-rl train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -144,12 +144,23 @@ bench-clock: install
 	$(PY) benchmarks/clock.py $(CLOCK_OPTIONS)
 
 # strong against peers: a perfect 7x6 player from the 49 two-move openings
-# with both colours at 0.05 s a move, and OpenSpiel's C++ MCTS (10000
-# simulations) on 9x8 c5, 10x9 c4 and 14x12 c6 at equal time per move.
+# with both colours at 0.05 s a move; OpenSpiel's C++ MCTS (solver on) at
+# equal CPU a move from paired openings: 10000 simulations on 9x8 c5, 10x9
+# c4 and 14x12 c6 (20 games each), 100000 on 9x8 c5 (40 games); and the
+# time-odds ladder (strong at 0.05 s against 0.2 s). Hours on two cores.
 # OpenSpiel is a peer, not a dependency: it goes into .venv only here.
 bench-strength: install
 	$(PIP) install "open_spiel>=1.5"
 	$(PY) benchmarks/strength.py $(STRENGTH_OPTIONS)
+	$(PY) benchmarks/strength.py --openings 0 --boards 9x8c5 --simulations 100000 --games 40 --ladder 0
+
+# strong's moves held against the exact solver's labels (benchmarks/oracle/:
+# 500 positions each of 9x8 c5 and 14x12 c6 from real games, and the six
+# standard 7x6 files): the share that gives a win or a draw up at 0.1 s and
+# 1 s a move (7x6: 0.05 s). Tens of minutes; ORACLE_OPTIONS="--sample 100"
+# for a quick look.
+bench-oracle: install
+	$(PY) benchmarks/oracle.py $(ORACLE_OPTIONS)
 
 # The seed's ten-hour genetic run (population 50, 150 generations), in about
 # half a minute on two cores; writes results/genetic.{json,csv,png}.

@@ -9,14 +9,18 @@ the figures are printed (no assertion: goals live here, not in the tests).
    game from the empty board with strong moving first; strong's median and
    worst move time. Strong thinks on the opponent's time for as long as an
    opponent at equal time would take (--no-ponder: it does not).
-2. Against OpenSpiel's MCTSBot (C++, random rollouts, --simulations) on
-   9x8 c5, 10x9 c4, 14x12 c6 at equal time per move: each of strong's moves
-   gets the median time of MCTS's moves so far on that board (five
-   calibration moves from the empty board, then the games'). W-D-L, score and
-   its 95 % interval per board. strong thinks while MCTS does, as it does
-   in a match on two cores or more (--no-ponder: it does not). --record FILE appends every game strong
-   did not win (board, strong's side, the moves) as JSON lines, to replay
-   the positions it went wrong in.
+2. Against OpenSpiel's MCTSBot (C++, random rollouts, its solver on,
+   --simulations) on 9x8 c5, 10x9 c4, 14x12 c6 at equal work: each of
+   strong's moves gets the median CPU time of MCTS's moves so far on that
+   board (three calibration moves from the empty board, then the games'),
+   and strong does not think on MCTS's time (--mcts-ponder: it does, and
+   that CPU is counted to strong in the printed CPU ratio). Games come in
+   pairs from the same random opening (--plies moves), colours swapped.
+   W-D-L, score and its 95 % interval per board. --record FILE appends every
+   game strong did not win (board, strong's side, the moves) as JSON lines,
+   to replay the positions it went wrong in.
+3. A time-odds ladder (--ladder T): strong at T s a move against strong at
+   4T on paired openings of each board, no pondering.
 
 Needs `open_spiel` (make bench-strength installs it into .venv).
 
@@ -25,11 +29,13 @@ example:
   python benchmarks/strength.py --games 0            # 7x6 alone
   python benchmarks/strength.py --openings 4 --games 2 --simulations 1000
   python benchmarks/strength.py --openings 0 --boards 10x9c4 --record lost.jsonl
+  python benchmarks/strength.py --openings 0 --boards 9x8c5 --simulations 100000 --games 40 --ladder 0
 """
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import re
 import statistics
 import time
@@ -111,80 +117,136 @@ def perfect_7x6(openings: int, time_per_move: float, ponder: bool, nodes: int) -
 
 
 def mcts_bot(pyspiel, game, simulations: int, seed: int):
+    """OpenSpiel's C++ MCTS with random rollouts and its solver on (a proven
+    win or loss in the tree is played as such)."""
     evaluator = pyspiel.RandomRolloutEvaluator(1, seed)
     return pyspiel.MCTSBot(game, evaluator, 2.0, simulations, 1000, True, seed, False)
 
 
-def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 5) -> list[float]:
-    """Seconds of `samples` MCTS moves from the empty board."""
+def paired_openings(columns: int, rows: int, c: int, pairs: int, plies: int, seed: int) -> list[list[int]]:
+    """`pairs` openings of `plies` random moves that leave the game open,
+    each to be played twice, with the colours swapped."""
+    rng = random.Random(seed)
+    openings = []
+    while len(openings) < pairs:
+        board = Board(columns, rows, c)
+        for _ in range(plies):
+            board.play(rng.choice(board.legal_columns()))
+        if not board.is_over():
+            openings.append(board.moves())
+    return openings
+
+
+def calibrate(pyspiel, game, simulations: int, seed: int, samples: int = 3) -> list[float]:
+    """CPU seconds of `samples` MCTS moves from the empty board."""
     times = []
     for i in range(samples):
         state = game.new_initial_state()
         bot = mcts_bot(pyspiel, game, simulations, seed + i)
-        start = time.perf_counter()
+        start = time.thread_time()
         bot.step(state)
-        times.append(time.perf_counter() - start)
+        times.append(time.thread_time() - start)
     return times
 
 
-def play_against_mcts(pyspiel, game, columns: int, rows: int, c: int, strong_side: int,
-                      mcts_times: list[float], strong_times: list[float], simulations: int,
+def play_against_mcts(pyspiel, game, columns: int, rows: int, c: int, opening: list[int], strong_side: int,
+                      mcts_cpu: list[float], strong_cpu: list[float], simulations: int,
                       seed: int, ponder: bool) -> tuple[int, list[int]]:
-    """(result for strong, the moves) of one game. Each of strong's moves
-    gets the median of MCTS's move times so far on this board (its
-    calibration moves and the games'), the clock's 1 ms floor at least: a
-    fixed time measured once would be unfair whenever the machine's load
-    changes during the run. With `ponder`, strong thinks while MCTS does,
-    as in a match (on a machine of two cores or more). MCTS's and strong's
-    seconds per move are appended to the two lists."""
-    board = Board(columns, rows, c)
+    """(result for strong, the moves) of one game from `opening`.
+
+    Equal work, not only equal time: each of strong's moves gets the median
+    CPU time of MCTS's moves so far on this board (its calibration moves and
+    the games'; the clock's 1 ms floor at least), measured on the thread
+    MCTS runs in. Without `ponder` strong thinks only on its own turns, so
+    its CPU is its thinking; with `ponder` it also thinks while MCTS does,
+    and that CPU (the process's less MCTS's) is counted to strong as well.
+    Each game appends MCTS's CPU seconds per move and strong's (thinking
+    and pondering over its moves) to the two lists."""
+    board = Board.from_moves(opening, columns, rows, c)
     state = game.new_initial_state()
-    bot = StrongBot(time_per_move=max(statistics.median(mcts_times), 0.001), ponder=ponder)
+    for col in opening:
+        state.apply_action(col)
+    bot = StrongBot(time_per_move=max(statistics.median(mcts_cpu), 0.001), ponder=ponder)
     bot.new_game(board.copy(), strong_side)
     opponent = mcts_bot(pyspiel, game, simulations, seed)
+    process_start, mcts_spent, strong_moves = time.process_time(), 0.0, 0
     while not board.is_over():
-        start = time.perf_counter()
         if board.side_to_move == strong_side:
-            bot.limits = Limits(time=max(statistics.median(mcts_times), 0.001))
+            bot.limits = Limits(time=max(statistics.median(mcts_cpu), 0.001))
             col = bot.choose(board.copy())
-            strong_times.append(time.perf_counter() - start)
+            strong_moves += 1
         else:
+            start = time.thread_time()
             col = opponent.step(state)
-            mcts_times.append(time.perf_counter() - start)
+            spent = time.thread_time() - start
+            mcts_cpu.append(spent)
+            mcts_spent += spent
             bot.stop_pondering()
         board.play(col)
         state.apply_action(col)
-        if board.side_to_move != strong_side:
+        if ponder and board.side_to_move != strong_side and not board.is_over():
             bot.ponder(board.copy())
     bot.stop_pondering()
+    if strong_moves:
+        strong_cpu.append((time.process_time() - process_start - mcts_spent) / strong_moves)
     return result_for(board, strong_side), board.moves()
 
 
+def interval(tally: dict[int, int]) -> str:
+    found = estimate(tally[1], tally[-1], tally[0])
+    low, high = score_from_elo(found.low), score_from_elo(found.high)
+    return f"W-D-L {tally[1]}-{tally[0]}-{tally[-1]}, score {found.score:.1%} [{low:.1%}, {high:.1%}]"
+
+
 def against_mcts(boards: list[tuple[int, int, int]], games: int, simulations: int, seed: int,
-                 record: str | None, ponder: bool) -> None:
+                 record: str | None, ponder: bool, plies: int) -> None:
     import pyspiel
     for columns, rows, c in boards:
         game = pyspiel.load_game("connect_four", {"columns": columns, "rows": rows, "x_in_row": c})
-        mcts_times = calibrate(pyspiel, game, simulations, seed)
-        strong_times: list[float] = []
+        mcts_cpu = calibrate(pyspiel, game, simulations, seed)
+        strong_cpu: list[float] = []
         tally = {1: 0, 0: 0, -1: 0}
-        for i in tqdm(range(games), desc=f"{columns}x{rows} c{c} vs MCTS", unit="game"):
-            result, moves = play_against_mcts(pyspiel, game, columns, rows, c, i % 2, mcts_times,
-                                              strong_times, simulations, seed + i, ponder)
+        openings = paired_openings(columns, rows, c, (games + 1) // 2, plies, seed)
+        schedule = [(opening, side) for opening in openings for side in (0, 1)][:games]
+        for i, (opening, side) in enumerate(tqdm(schedule, desc=f"{columns}x{rows} c{c} vs MCTS", unit="game")):
+            result, moves = play_against_mcts(pyspiel, game, columns, rows, c, opening, side, mcts_cpu,
+                                              strong_cpu, simulations, seed + i, ponder)
             tally[result] += 1
             if record and result < 1:
                 with open(record, "a") as out:
-                    out.write(json.dumps({"board": [columns, rows, c], "strong": i % 2, "result": result,
+                    out.write(json.dumps({"board": [columns, rows, c], "strong": side, "result": result,
                                           "simulations": simulations,
-                                          "seconds": statistics.median(mcts_times), "moves": moves}) + "\n")
-        found = estimate(tally[1], tally[-1], tally[0])
-        low, high = score_from_elo(found.low), score_from_elo(found.high)
-        strong_median = f"{statistics.median(strong_times):.3f}" if strong_times else "-"
-        print(f"{columns}x{rows} c{c} vs MCTS {simulations} simulations, strong given MCTS's running median "
-              f"(MCTS median {statistics.median(mcts_times):.3f} s a move, strong {strong_median} s, "
-              f"{'pondering' if ponder else 'no pondering'}): "
-              f"W-D-L {tally[1]}-{tally[0]}-{tally[-1]}, score {found.score:.1%} "
-              f"[{low:.1%}, {high:.1%}]")
+                                          "seconds": statistics.median(mcts_cpu), "moves": moves}) + "\n")
+        strong_median = statistics.median(strong_cpu) if strong_cpu else float("nan")
+        mcts_median = statistics.median(mcts_cpu)
+        print(f"{columns}x{rows} c{c} vs MCTS {simulations} simulations (solver on), {len(schedule)} games from "
+              f"{len(openings)} paired {plies}-ply openings, strong given MCTS's running median CPU a move "
+              f"({'pondering counted to strong' if ponder else 'no pondering'}; CPU per move: MCTS "
+              f"{mcts_median:.3f} s, strong {strong_median:.3f} s, ratio {strong_median / mcts_median:.2f}): "
+              f"{interval(tally)}")
+
+
+def time_odds(boards: list[tuple[int, int, int]], seconds: float, odds: float, pairs: int, plies: int,
+              seed: int) -> None:
+    """strong at `seconds` a move against strong at `odds` times as much, on
+    paired openings, no pondering: how much its strength still grows with
+    time (a score near 50 % means more time buys nothing)."""
+    for columns, rows, c in boards:
+        tally = {1: 0, 0: 0, -1: 0}
+        openings = paired_openings(columns, rows, c, pairs, plies, seed)
+        for opening in tqdm(openings, desc=f"{columns}x{rows} c{c} time odds", unit="pair"):
+            for short_side in (0, 1):
+                board = Board.from_moves(opening, columns, rows, c)
+                bots = {short_side: StrongBot(time_per_move=seconds, ponder=False),
+                        1 - short_side: StrongBot(time_per_move=seconds * odds, ponder=False)}
+                for side, bot in bots.items():
+                    bot.new_game(board.copy(), side)
+                while not board.is_over():
+                    board.play(bots[board.side_to_move].choose(board.copy()))
+                tally[result_for(board, short_side)] += 1
+        print(f"{columns}x{rows} c{c} time odds: strong at {seconds:g} s against strong at {seconds * odds:g} s, "
+              f"{2 * len(openings)} games from {len(openings)} paired {plies}-ply openings: {interval(tally)} "
+              f"for the shorter clock")
 
 
 def board_spec(text: str) -> tuple[int, int, int]:
@@ -213,12 +275,24 @@ def main(argv: list[str] | None = None) -> int:
                         help="big boards against MCTS, as 10x9c4 (default 9x8c5 10x9c4 14x12c6)")
     parser.add_argument("--record", metavar="FILE",
                         help="append the games against MCTS strong did not win to FILE, one JSON line each")
+    parser.add_argument("--mcts-ponder", action="store_true",
+                        help="against MCTS, strong thinks on MCTS's time too, its CPU counted (default: not)")
+    parser.add_argument("--plies", type=int, default=2,
+                        help="random moves of each paired opening on the big boards (default 2)")
+    parser.add_argument("--ladder", type=float, nargs="?", const=0.05, default=0.05, metavar="T",
+                        help="the time-odds ladder: strong at T s a move against strong at 4T on --boards "
+                             "(default 0.05; 0: none)")
+    parser.add_argument("--ladder-pairs", type=int, default=10,
+                        help="paired openings of the ladder per board (default 10)")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
     if args.openings:
         perfect_7x6(args.openings, args.time_per_move, not args.no_ponder, args.nodes_per_move)
     if args.games:
-        against_mcts(args.boards, args.games, args.simulations, args.seed, args.record, not args.no_ponder)
+        against_mcts(args.boards, args.games, args.simulations, args.seed, args.record, args.mcts_ponder,
+                     args.plies)
+    if args.ladder:
+        time_odds(args.boards, args.ladder, 4.0, args.ladder_pairs, args.plies, args.seed)
     return 0
 
 

@@ -15,6 +15,6 @@ def reply(
     stdout: int,
     lines: ColumnLines,
     choose: Callable[[Board], Any],
-    stop_pondering: Callable[[], Any],
+    stop_pondering: Callable[[], Any] | None,
     ponder: Callable[[Board], Any] | None,
 ) -> tuple[int, Any]: ...

@@ -15,7 +15,7 @@ MAX_TOKENS = 1 << 30
 """Largest c or p accepted (anything above the board's size behaves the same)."""
 
 
-def check_range(name: str, value, low: int, high: int) -> int:
+def check_range(name: str, value: object, low: int, high: int) -> int:
     """`value` if it is an integer in low..high, else ValueError naming it and the range."""
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValueError(f"{name} must be an integer in {low}..{high}, got {value!r}")

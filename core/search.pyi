@@ -1,6 +1,5 @@
 """Types of clinea.core.search (compiled): the alpha-beta search of strong."""
 from collections.abc import Sequence
-from typing import Any
 
 from clinea.core.board import Board
 from clinea.core.evaluate import STRONG_WEIGHTS as STRONG_WEIGHTS
@@ -22,4 +21,3 @@ class Search:
     def think(
         self, board: Board, limits: Limits = ..., *, start_share: float = 0.4, keep_partial: bool = False
     ) -> SearchResult: ...
-    def __reduce__(self) -> Any: ...

@@ -1,6 +1,5 @@
 """Types of clinea.core.solver (compiled): the exact solver."""
 from collections.abc import Sequence
-from typing import Any
 
 from clinea.core.board import Board
 from clinea.core.book import standard_book as standard_book
@@ -39,11 +38,10 @@ class Solver:
         max_nodes: int = 0,
         time_limit: float = 0.0,
         at_least: int | None = None,
-    ) -> tuple[int | None, int | None] | None: ...
+    ) -> tuple[int | None, int] | None: ...
     def search(
         self, board: Board, limits: Limits = ..., weak: bool = False, at_least: int | None = None
     ) -> SearchResult: ...
     def best_move(
         self, board: Board, weak: bool = False, max_nodes: int = 0, time_limit: float = 0.0
     ) -> int | None: ...
-    def __reduce__(self) -> Any: ...

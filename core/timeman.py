@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import TypeVar
+
+Found = TypeVar("Found")
 
 #: share of a move's time the searches may use, and a reserve for the
 #: driver, the Python layer and a loaded machine (a late answer forfeits):
@@ -44,13 +47,21 @@ class Limits:
     nodes: int = 0
     depth: int = 0
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         if not self.time >= 0:
             raise ValueError(f"time={self.time} is out of range: allowed 0 (no limit) or more seconds")
         if self.nodes < 0:
             raise ValueError(f"nodes={self.nodes} is out of range: allowed 0 (no limit) or more")
         if self.depth < 0:
             raise ValueError(f"depth={self.depth} is out of range: allowed 0 (no limit) or more plies")
+
+
+def unbounded(found: Found | None) -> Found:
+    """What a search given no limit found. Its None means "the budget ran
+    out", which cannot happen without a budget: raised as the bug it is."""
+    if found is None:
+        raise AssertionError("a search without limits reported its budget spent")
+    return found
 
 
 @dataclass

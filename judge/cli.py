@@ -18,27 +18,31 @@ import shutil
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
 from clinea.judge import reaper, seat_settings
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
+from clinea.judge.match import Match, MatchEnd
 from clinea.judge.openings import ORDERS, OpeningsError, read_openings
-from clinea.judge.player_process import end_all_games, kill_all
+from clinea.judge.player_process import kill_all
 from clinea.judge.process_seat import STARTUP_GRACE
-from clinea.judge.record import GameRecord
-from clinea.judge.referee import CRASH, Clock, TimeControl
-from clinea.judge.report import Standings, summary
+from clinea.judge.referee import Clock, TimeControl
+from clinea.judge.report import Standings
 from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
 from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
 from clinea.judge.seat_settings import SeatSettings
-from clinea.judge.stats import MODELS, Sprt, SprtDecision, sprt_decision
-from clinea.judge.table import MatchStopped, Table, open_window
-from clinea.judge.tournament import Player, Runner, course_schedule, pairings, tournament_schedule
+from clinea.judge.stats import MODELS, Sprt
+from clinea.judge.table import Table, open_window
+from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
 from clinea.progress import progress_bar
-from clinea.ray_cluster import LOCAL, RayFailure
+from clinea.ray_cluster import LOCAL
+
+if TYPE_CHECKING:  # Ray is an extra: its runner is imported when --ray asks for it
+    from clinea.judge.ray_backend import RayRunner
 
 PROGRAM_OPTIONS = ("--blue_player", "--red_player", "--player")
 DEFAULT_TIME_PER_MOVE = 30.0
@@ -74,7 +78,7 @@ columns in the terminal. Without --iterations the match goes on until Ctrl-C, wh
 the tally. Transcripts go to ./log/player_communicator_<colour>.log, as the course's."""
 
 
-def boolean(option: str):
+def boolean(option: str) -> Callable[[str], bool]:
     """An argparse `type` for the course's true/false options."""
     def parse(text: str) -> bool:
         lowered = text.strip().lower()
@@ -165,12 +169,12 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict]:
+def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict[str, list[list[str]]]]:
     """Takes the program options out of argv: each takes the words up to the
     next option the judge knows. Returns the rest and {option: [words...]}."""
     known = [option for option in parser._option_string_actions if option.startswith("--")]
 
-    def option_of(word: str):
+    def option_of(word: str) -> str | None:
         try:
             return resolve(word, known)
         except AmbiguousOption as error:
@@ -194,7 +198,7 @@ def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tupl
                 except ValueError as error:  # shlex: "No closing quotation"
                     parser.error(f"{option} {protocol.quote(words[0])}: {str(error).lower()} (an unbalanced quote?)")
             if words and j < len(argv):
-                check_unambiguous(parser, option, words, argv[j:])
+                check_unambiguous(parser, option, words, list(argv[j:]))
             programs.setdefault(option, []).append(words)
             i = j
         else:
@@ -216,7 +220,7 @@ def names_a_program(option: str, word: str) -> bool:
     return os.path.isfile(path) and os.access(path, os.X_OK)
 
 
-def named_option(word: str, options) -> str | None:
+def named_option(word: str, options: Collection[str]) -> str | None:
     """The option of `options` that `word` names as argparse reads it: the
     option itself, or the only one it abbreviates."""
     name = word.split("=", 1)[0]
@@ -234,6 +238,8 @@ def check_unambiguous(parser: argparse.ArgumentParser, option: str, words: list[
     the judge left the program at its default. A course option, or one the
     clinea player named has not, is the judge's."""
     judge_option = resolve(after[0], parser._option_string_actions)
+    if judge_option is None:  # not an option of the judge's: the caller split the program there on one
+        return
     if judge_option in COURSE_OPTIONS or judge_option in PROGRAM_OPTIONS or judge_option in ("--help", "--games"):
         return
     options = registry.program_options(program_word(option, words[0]), words[1:])
@@ -290,7 +296,7 @@ def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]
     return words
 
 
-def build_players(parser, programs: dict) -> tuple[list[Player], bool]:
+def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list[str]]]) -> tuple[list[Player], bool]:
     """The players, and whether this is a course-style blue/red match."""
     named = programs.get("--player", [])
     if named and ("--blue_player" in programs or "--red_player" in programs):
@@ -318,7 +324,7 @@ def build_players(parser, programs: dict) -> tuple[list[Player], bool]:
     return players, False
 
 
-def check_ranges(parser, args) -> None:
+def check_ranges(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     for option, value, low, high in (("--columns", args.columns, 1, MAX_SIDE), ("--rows", args.rows, 1, MAX_SIDE),
                                      ("--c", args.c, 1, MAX_TOKENS), ("--p", args.p, 1, MAX_TOKENS)):
         if not low <= value <= high:
@@ -345,7 +351,7 @@ def check_ranges(parser, args) -> None:
     args.sprt, args.sprt_model = parse_sprt(parser, args.sprt)
 
 
-def parse_sprt(parser, words: list[str] | None) -> tuple[list[float] | None, str | None]:
+def parse_sprt(parser: argparse.ArgumentParser, words: list[str] | None) -> tuple[list[float] | None, str | None]:
     """--sprt ELO0 ELO1 ALPHA BETA [model=NAME]: the four numbers and the model asked for."""
     if not words:
         return None, None
@@ -367,7 +373,7 @@ def parse_sprt(parser, words: list[str] | None) -> tuple[list[float] | None, str
     return numbers, model
 
 
-def time_controls(parser, args, players: list[Player]) -> None:
+def time_controls(parser: argparse.ArgumentParser, args: argparse.Namespace, players: list[Player]) -> None:
     """Gives each player named by a --tc its own game clock."""
     by_name = {player.name: player for player in players}
     for text in args.tc:
@@ -380,7 +386,12 @@ def time_controls(parser, args, players: list[Player]) -> None:
             parser.error(f"--tc {name}={error}")
 
 
-def parse(argv: Sequence[str], resumed: bool = False):
+Parsed = tuple[argparse.ArgumentParser, argparse.Namespace, list[Player], bool, list[str]]
+"""What `parse` makes of a command line: the parser, the options, the
+players, whether it is a course-style match, and the argv to store."""
+
+
+def parse(argv: Sequence[str], resumed: bool = False) -> Parsed:
     parser = build_parser()
     rest, programs = split_programs(argv, parser)
     args = parser.parse_args(rest)
@@ -396,7 +407,7 @@ def parse(argv: Sequence[str], resumed: bool = False):
             parser.error(f"{'--resume' if args.resume else '--results'} {error}")
     if args.resume and header is None:
         parser.error(f"--resume {args.resume}: missing or empty, there is no run to resume")
-    if args.resume and not resumed and not programs:
+    if header is not None and args.resume and not resumed and not programs:
         # the stored options are the run: same players, sizes, seed, schedule
         # (options given now come after them: any that changes the run is refused below)
         return parse(header["argv"] + list(argv), resumed=True)
@@ -431,7 +442,7 @@ def parse(argv: Sequence[str], resumed: bool = False):
     return parser, args, players, course, strip_run_options(stored)
 
 
-def settings_of(parsed) -> dict:
+def settings_of(parsed: tuple[argparse.Namespace, list[Player]]) -> dict[str, Any]:
     """What makes a run that run: two runs with the same settings play the
     same games under the same ids."""
     args, players = parsed
@@ -481,35 +492,39 @@ def main(argv: Sequence[str] | None = None) -> int:
         kill_all()
 
 
-def seat_game_time(args, control: TimeControl | None, moves: int) -> float | None:
+def seat_game_time(args: argparse.Namespace, control: TimeControl | None, moves: int) -> float | None:
     """The seconds a seat's clock lets it think in one game of `moves` moves
     each: its own game clock (--tc), else the run's, else the time per move;
     None when unlimited."""
     if control is None and args.game_time:
         control = TimeControl(args.game_time, args.increment)
     if control is not None:
-        return control.game + moves * (control.increment + args.grace)
+        return control.game + moves * (control.increment + float(args.grace))
     if args.time_per_move:
-        return moves * (args.time_per_move + args.grace)
+        return moves * (float(args.time_per_move) + float(args.grace))
     return None
 
 
-def run_limits(args, players: list[Player], size: Rules, games: int | None) -> SeatLimits:
+def run_limits(args: argparse.Namespace, players: list[Player], size: Rules, games: int | None) -> SeatLimits:
     """What one seat of the run may use: --seat-limits, with a CPU backstop
     of what the run's clock lets a seat's games take."""
     seat_times = [seat_game_time(args, player.time_control, size.p) for player in players]
-    per_game = None if None in seat_times else max(seat_times)  # the longest clock bounds every seat
+    bounded = [seconds for seconds in seat_times if seconds is not None]
+    per_game = max(bounded) if len(bounded) == len(seat_times) else None  # the longest clock bounds every seat
     if per_game is not None:
         per_game += STARTUP_GRACE
-    return args.seat_limits.for_run(per_game, games)
+    limits: SeatLimits = args.seat_limits.for_run(per_game, games)
+    return limits
 
 
-def total_games(args, names: list[str], course: bool) -> int | None:
+def total_games(args: argparse.Namespace, names: list[str], course: bool) -> int | None:
     """The number of games of the run in all, None for the course's endless match."""
-    return args.games if course else len(pairings(names, args.schedule)) * (args.games or 1)
+    if course:
+        return args.games if args.games is None else int(args.games)
+    return len(pairings(names, args.schedule)) * (args.games or 1)
 
 
-def confinement(parser, args, limits: SeatLimits, hidden: list[str | None]) -> Sandbox:
+def confinement(parser: argparse.ArgumentParser, args: argparse.Namespace, limits: SeatLimits, hidden: list[str | None]) -> Sandbox:
     """The run's seat sandbox (clinea.judge.sandbox): the results file and
     the logs out of every seat's sight, each seat within `limits`."""
     try:
@@ -527,172 +542,122 @@ def run_settings(argv: list[str]) -> SeatSettings:
     return seat_settings.recorded(args, players, limits, STARTUP_GRACE)
 
 
-def run(argv: list[str]) -> int:
-    parser, args, players, course, run_argv = parse(argv)
-    size = Rules(args.columns, args.rows, args.c, args.p)
-    names = [p.name for p in players]
+def schedule(args: argparse.Namespace, names: list[str], size: Rules, course: bool) -> Iterator[GameSpec]:
+    """The run's games, made as they are played."""
     book = getattr(args, "book", None)
     if course:
-        specs = course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings,
-                                book, args.openings_order)
-    else:
-        specs = tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings,
-                                    book, args.openings_order)
+        return course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings,
+                               book, args.openings_order)
+    return tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings,
+                               book, args.openings_order)
 
-    standings = Standings(paired=args.paired)
-    path = args.resume or args.results
+
+def open_results(parser: argparse.ArgumentParser, args: argparse.Namespace, path: str | None,
+                 standings: Standings) -> ResultLog | None:
+    """The results file, its games already counted in `standings`."""
     if args.view and not path:
         parser.error("--view needs --results FILE (or --resume FILE): the page shows the games of that file")
-    log = None
-    if path:
-        try:
-            log = ResultLog(path, standings.add)
-        except (ResultsError, OSError) as error:
-            parser.error(f"{'--resume' if args.resume else '--results'} {error}")
-        specs = (spec for spec in specs if spec.id not in log.done)
+    if not path:
+        return None
+    try:
+        return ResultLog(path, standings.add)
+    except (ResultsError, OSError) as error:
+        parser.error(f"{'--resume' if args.resume else '--results'} {error}")
 
-    humans = any(p.command is None for p in players)
-    quiet = args.quiet or args.q
-    sprt = Sprt(*args.sprt, model=args.sprt_model) if args.sprt else None
-    decision: SprtDecision | None = None
 
-    def decide() -> SprtDecision | None:
-        tally = standings.tally(names[0], names[1])
-        return sprt_decision(sprt, tally.wins, tally.losses, tally.draws, standings.pentanomial(names[0], names[1]))
+def sprt_of(args: argparse.Namespace) -> Sprt | None:
+    if not args.sprt:
+        return None
+    elo0, elo1, alpha, beta = (float(value) for value in args.sprt)
+    return Sprt(elo0, elo1, alpha, beta, args.sprt_model)
 
+
+def make_runner(args: argparse.Namespace, players: list[Player], size: Rules, table: Table | None,
+                course_logs: str | None, sandbox: Sandbox) -> Runner | RayRunner:
+    """Who plays the games: local workers, or tables on Ray with --ray."""
     def clock_factory() -> Clock:
         return Clock(per_move=args.time_per_move or None, game=args.game_time,
                      increment=args.increment, grace=args.grace)
 
+    if args.ray is not None:
+        from clinea.judge.ray_backend import RayRunner
+        return RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir, sandbox)
+    return Runner(players, size, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
+                  table.human if table else None, table.view if table else None, course_logs, sandbox)
+
+
+def watch(match: Match, args: argparse.Namespace, table: Table | None, sandbox: Sandbox, total: int | None,
+          programs: bool) -> Callable[[MatchEnd], None]:
+    """The run's header on stderr, its progress bar or window as the
+    match's hooks; returns what closes them."""
+    quiet = args.quiet or args.q
+    if programs and not (quiet or table):  # the run's header, above its progress bar
+        print(sandbox.describe(), file=sys.stderr, flush=True)
+    bar = None if quiet or table else progress_bar(total, match.standings.games, "game")
+    if bar is not None:
+        match.hooks.append(lambda record: bar.update(1))
+    if table is not None:
+        match.hooks.append(table.result)
+
+    def close(end: MatchEnd) -> None:
+        if bar is not None:
+            bar.close()
+        if table is not None:
+            table.close(keep=end.stopped is None and not end.interrupted)
+    return close
+
+
+def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[str], course: bool,
+           sandbox: Sandbox, path: str | None, programs: bool) -> int:
+    """The summary, what stopped the run if anything, and the exit status."""
+    games = match.standings.games
+    if end.stopped:
+        print(end.stopped, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
+    print(match.summary(names, None if course else args.games or 1))
+    if programs:
+        print(sandbox.describe())
+    if end.ray_failure is not None:
+        kept = (f"its {games} finished games are in {path}: clinea judge --resume {path} plays the rest, "
+                "with --ray or without" if path else "give --results FILE to keep a run's games and resume it")
+        print(f"clinea judge: the run on Ray stopped: {end.ray_failure}; {kept}", file=sys.stderr)
+        return EXIT_RAY_FAILED
+    if end.unwritable is not None:
+        print(f"clinea judge: cannot write to {path} ({end.unwritable.strerror or end.unwritable}): stopped after "
+              f"{games} games, all of them in the file; make room, then clinea judge --resume {path} "
+              "plays the rest", file=sys.stderr)
+        return EXIT_RESULTS_UNWRITABLE
+    if end.interrupted:
+        kept = f"they are in {path}" if path else "no --results file keeps them"
+        print(f"interrupted after {games} finished games: {kept}", file=sys.stderr)
+        return 130
+    if args.view and path:
+        from clinea.view import ViewError, write_view
+        try:
+            print(f"replays: {write_view(path, quiet=args.quiet or args.q)}", file=sys.stderr)
+        except ViewError as error:
+            print(f"--view: {error}", file=sys.stderr)
+    return EXIT_FORFEIT if match.forfeits else 0
+
+
+def run(argv: list[str]) -> int:
+    """`clinea judge`: parses, wires a Match and reports how it ended."""
+    parser, args, players, course, run_argv = parse(argv)
+    size = Rules(args.columns, args.rows, args.c, args.p)
+    names = [player.name for player in players]
+    path = args.resume or args.results
+    standings = Standings(paired=args.paired)
+    log = open_results(parser, args, path, standings)
+    humans = any(player.command is None for player in players)
+    programs = not all(player.command is None for player in players)
     table = Table(size, open_window(size) if args.ui else None) if args.ui or humans else None
     course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
     total = total_games(args, names, course)
     limits = run_limits(args, players, size, total)
     sandbox = confinement(parser, args, limits, [path, path and key_path(path), args.log_dir, course_logs])
-    programs = any(player.command is not None for player in players)
-    if args.ray is not None:
-        from clinea.judge.ray_backend import RayRunner
-        runner = RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir, sandbox)
-    else:
-        runner = Runner(players, size, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
-                        table.human if table else None, table.view if table else None, course_logs, sandbox)
-    if programs and not (quiet or table):  # the run's header, above its progress bar
-        print(sandbox.describe(), file=sys.stderr, flush=True)
-    bar = None if quiet or table else progress_bar(total, standings.games, "game")
-    forfeits = 0
-    # why the results file could not be written (a full disk): the run stops there
-    unwritable: OSError | None = None
-
-    def keep(write: Callable[[], None]) -> bool:
-        """Runs a write to the results file; on failure stops the run, whose
-        file keeps every game written so far, each whole (a torn last line
-        is cut by --resume)."""
-        nonlocal unwritable
-        if unwritable is None:
-            try:
-                write()
-                return True
-            except OSError as error:
-                unwritable = error
-                runner.stop.set()
-        return False
-
-    def on_record(rec: GameRecord) -> None:
-        nonlocal decision, forfeits
-        if interrupted.is_set() and rec.kind == CRASH:
-            # the interrupt's kill ends the games in flight as crashes: no result. Any
-            # other end is a finished game, whose players were told its result (the
-            # last move may have been on its way as Ctrl-C came): it counts
-            return
-        # the file first: the tally counts what the file keeps, and no more
-        if log is not None and not keep(lambda: log.append(rec)):
-            return
-        standings.add(rec)
-        forfeits += rec.forfeit is not None
-        if bar is not None:
-            bar.update(1)
-        if table:
-            table.result(rec)
-        if sprt is not None and decision is None:
-            decision = decide()
-            if decision is not None:
-                runner.stop.set()
-
-    interrupted = threading.Event()
-
-    def interrupt(signum=None, frame=None) -> None:
-        """Ctrl-C: no game starts any more and the players die, so the games
-        in flight end at once as crashes (and count for nothing; a game that
-        ends otherwise, as the last move was already on its way, counts). Done as a flag, not as
-        an exception, so that it never falls between writing a game to the
-        results file and adding it to the tally; the kill runs in a thread of
-        its own, as the handler may interrupt code holding the players' lock.
-        A second Ctrl-C raises, for what the kill does not end at once (games
-        in flight on Ray's workers)."""
-        if interrupted.is_set() and signum is not None:
-            raise KeyboardInterrupt
-        interrupted.set()
-        runner.stop.set()
-        threading.Thread(target=end_all_games, daemon=True).start()
-
-    # a human's input() only ends by an exception: with humans, Ctrl-C stays one
-    as_flag = not humans and threading.current_thread() is threading.main_thread()
-    previous = signal.signal(signal.SIGINT, interrupt) if as_flag else None
-    why = None
-    ray_failure: RayFailure | None = None
-    try:
-        if sprt is not None:
-            decision = decide()
-        if log is not None and log.header is None:
-            # what a replay of one of its games needs beside the argv (clinea.judge.seat_settings)
-            settings = seat_settings.recorded(args, players, limits, STARTUP_GRACE)
-            keep(lambda: log.write_header({"argv": run_argv, seat_settings.KEY: settings.to_json()}))
-        if decision is None and unwritable is None:
-            runner.run(specs, on_record)
-    except KeyboardInterrupt:
-        interrupt()
-        kill_all()
-    except MatchStopped as stop:
-        why = f"stopped: {stop}"
-    except RayFailure as failure:
-        ray_failure = failure
-    finally:
-        if as_flag:
-            signal.signal(signal.SIGINT, previous)
-        if bar is not None:
-            bar.close()
-        if log is not None:
-            try:
-                log.close()
-            except OSError as error:
-                unwritable = unwritable or error
-        if table:
-            table.close(keep=why is None and not interrupted.is_set())
-        kill_all()  # before the seats' cgroups go: a cgroup with processes stays
-        sandbox.close()
-    if why:
-        print(why, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
-    print(summary(standings, names, None if course else args.games or 1, sprt, decision))
-    if programs:
-        print(sandbox.describe())
-    if ray_failure is not None:
-        kept = (f"its {standings.games} finished games are in {path}: clinea judge --resume {path} plays the rest, "
-                "with --ray or without" if path else "give --results FILE to keep a run's games and resume it")
-        print(f"clinea judge: the run on Ray stopped: {ray_failure}; {kept}", file=sys.stderr)
-        return EXIT_RAY_FAILED
-    if unwritable is not None:
-        print(f"clinea judge: cannot write to {path} ({unwritable.strerror or unwritable}): stopped after "
-              f"{standings.games} games, all of them in the file; make room, then clinea judge --resume {path} "
-              "plays the rest", file=sys.stderr)
-        return EXIT_RESULTS_UNWRITABLE
-    if interrupted.is_set():
-        kept = f"they are in {path}" if path else "no --results file keeps them"
-        print(f"interrupted after {standings.games} finished games: {kept}", file=sys.stderr)
-        return 130
-    if args.view:
-        from clinea.view import ViewError, write_view
-        try:
-            print(f"replays: {write_view(path, quiet=quiet)}", file=sys.stderr)
-        except ViewError as error:
-            print(f"--view: {error}", file=sys.stderr)
-    return EXIT_FORFEIT if forfeits else 0
+    # what a replay of one of its games needs beside the argv (clinea.judge.seat_settings)
+    header = {"argv": run_argv, seat_settings.KEY: seat_settings.recorded(args, players, limits, STARTUP_GRACE).to_json()}
+    match = Match(make_runner(args, players, size, table, course_logs, sandbox), schedule(args, names, size, course),
+                  standings, log, sprt_of(args), (names[0], names[1]) if args.sprt else None, header,
+                  catch_interrupt=not humans)
+    end = match.play(sandbox, watch(match, args, table, sandbox, total, programs))
+    return finish(match, end, args, names, course, sandbox, path, programs)

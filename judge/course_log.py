@@ -89,7 +89,7 @@ class CourseTranscript:
             if len(words) == 2 and not self.pending and words[0] in ("azul", "rojo") or len(self.pending) == 1:
                 self.pending.append(message)
             elif len(self.pending) == 2:
-                out.append(self._game_header(*self.pending, message))
+                out.append(self._game_header(self.pending[0], self.pending[1], message))
                 self.pending = []
             else:
                 out.append(f"envio {_typed(message)}: {message}\n")

@@ -30,6 +30,7 @@ import termios
 import threading
 from collections.abc import Callable, Sequence
 from time import monotonic
+from typing import IO
 
 from clinea.core.relay import Channel
 from clinea.judge import reaper
@@ -72,11 +73,11 @@ class _Run:
     when its bwrap dies, and bwrap dies with the judge by its parent-death
     signal, so a watchdog would only cost every run its start-up)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.mark = os.urandom(6).hex()  # not `secrets`: its import alone took milliseconds of every start-up
         self.seats = itertools.count()
         self.lock = threading.Lock()
-        self.watchdog: subprocess.Popen | None = None
+        self.watchdog: subprocess.Popen[bytes] | None = None
         self.watchdog_start = 0  # clock ticks since boot: the judge adopts orphans from then on
         self.live: set[PlayerProcess] = set()
         # a player between its fork and its entry in `live` would look like
@@ -111,6 +112,7 @@ class _Run:
         with self.lock:
             watchdog, self.watchdog = self.watchdog, None
         if watchdog is not None:
+            assert watchdog.stdin is not None  # started with stdin=PIPE
             watchdog.stdin.close()  # its cue: it kills whatever is still marked, then exits
             try:
                 watchdog.wait(timeout=5)
@@ -207,15 +209,18 @@ class PlayerProcess:
                 finally:
                     for fd in (given, taken, status):
                         os.close(fd)
-                self.pipes = [open(to_player, "wb", buffering=0), open(from_player, "rb", buffering=0)]
+                self.pipes: list[IO[bytes]] = [open(to_player, "wb", buffering=0), open(from_player, "rb", buffering=0)]
                 self._wait_for_exec(started)
             else:
                 self.proc = subprocess.Popen(
                     list(command), stdin=subprocess.PIPE,
                     stdout=subprocess.PIPE, stderr=subprocess.PIPE, process_group=0, cwd=cwd, bufsize=0,
                     env=env, preexec_fn=lambda: _die_with_the_judge(parent, launch))
+                assert self.proc.stdin is not None and self.proc.stdout is not None  # both PIPE
                 self.pipes = [self.proc.stdin, self.proc.stdout]
             self.pid = self.proc.pid
+            assert self.proc.stderr is not None  # stderr=PIPE on both paths
+            self.stderr: IO[bytes] = self.proc.stderr
             self.stdin = self.pipes[0].fileno()
             self.read_from(self.pipes[1].fileno())
             self.on_stderr = on_stderr
@@ -241,7 +246,8 @@ class PlayerProcess:
             self.proc.wait()
             for pipe in self.pipes:
                 pipe.close()
-            self.proc.stderr.close()
+            if self.proc.stderr is not None:
+                self.proc.stderr.close()
             number = int(said)
             raise OSError(number, os.strerror(number))
 
@@ -265,7 +271,7 @@ class PlayerProcess:
     def _drain_stderr(self) -> None:
         # chunks, not readline: the pipe is unbuffered and a flood must not
         # cost one system call per byte
-        fd = self.proc.stderr.fileno()
+        fd = self.stderr.fileno()
         pending = b""
         while chunk := os.read(fd, 65536):
             *lines, pending = (pending + chunk).split(b"\n")
@@ -276,7 +282,7 @@ class PlayerProcess:
                 self._stderr_line(raw)
         if pending:
             self._stderr_line(pending)
-        self.proc.stderr.close()
+        self.stderr.close()
 
     def _stderr_line(self, raw: bytes) -> None:
         text = raw.decode("utf-8", "replace")

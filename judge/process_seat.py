@@ -9,7 +9,7 @@ import errno
 import threading
 from array import array
 from collections.abc import Sequence
-from typing import IO
+from typing import Protocol
 
 from clinea import protocol
 from clinea.core import Board
@@ -19,6 +19,20 @@ from clinea.judge.player_process import EXIT_CHECK, MAX_LINE, Closed, Overlong, 
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
 from clinea.judge.sandbox import Sandbox
 from clinea.judge.spin import choice as spin_choice
+
+
+class Transcript(Protocol):
+    """Where a seat's transcript goes: a text file, or the course judge's
+    log format (clinea.judge.course_log)."""
+
+    @property
+    def closed(self) -> bool: ...
+
+    def write(self, text: str, /) -> object: ...
+
+    def flush(self) -> None: ...
+
+    def close(self) -> None: ...
 
 # How long a player may take to answer `salir` and exit before it is killed.
 QUIT_GRACE = 1.0
@@ -49,7 +63,7 @@ class ProcessSeat(Seat):
     (`> ` judge to player, `< ` player to judge, `! ` stderr, `# ` judge notes).
     """
 
-    def __init__(self, name: str, command: Sequence[str], log: IO[str] | None = None,
+    def __init__(self, name: str, command: Sequence[str], log: Transcript | None = None,
                  cwd: str | None = None, sandbox: Sandbox | None = None, others: Sequence[str] = ()):
         self.name = name
         self.command = list(command)
@@ -127,28 +141,35 @@ class ProcessSeat(Seat):
         try:
             self.send("salir")
             self.read_line(QUIT_GRACE)
-            self.process.exit_status(QUIT_GRACE)
+            self.running.exit_status(QUIT_GRACE)
         except Forfeit:
             pass
         self.kill()
 
     # ------------------------------------------------------------ wire
 
+    @property
+    def running(self) -> PlayerProcess:
+        """The seat's program, which `start` (re)started."""
+        if self.process is None:
+            raise RuntimeError(f"{self.name}: the seat's program is not started")
+        return self.process
+
     def send(self, *lines: str) -> None:
         """Sends `lines` in one write."""
         for line in lines:
             self._log("> " + line)
         try:
-            self.process.write(("\n".join(lines) + "\n").encode())
+            self.running.write(("\n".join(lines) + "\n").encode())
         except Closed:
             raise self.crashed() from None
 
     def crashed(self) -> Forfeit:
-        status = self.process.exit_status(0.2)
+        status = self.running.exit_status(0.2)
         if status is None:
             return Forfeit(CRASH, "end of output")
         detail = f"end of output, exit status {status}"
-        last = self.process.last_words()
+        last = self.running.last_words()
         if last:
             detail += f" ({last[-1]})"
         return Forfeit(CRASH, detail)
@@ -157,7 +178,7 @@ class ProcessSeat(Seat):
         """The next line of stdout; raises Forfeit on end of output, a line
         too long, or no line before `timeout` seconds (from `elapsed` ago)."""
         try:
-            text = self.process.read_line(timeout, elapsed)
+            text = self.running.read_line(timeout, elapsed)
         except Silent:
             raise Forfeit(TIMEOUT, f"no answer within {timeout:.3f} s") from None
         except Overlong:
@@ -168,7 +189,7 @@ class ProcessSeat(Seat):
         return text
 
     def check_quiet(self) -> None:
-        unread = self.process.unread_output()
+        unread = self.running.unread_output()
         if unread:
             shown = protocol.quote(unread.decode("utf-8", "replace"), 40)
             raise Forfeit(GARBAGE, f"unexpected output {shown}")
@@ -179,7 +200,7 @@ class ProcessSeat(Seat):
         if self.process is None or not self.process.alive:
             self.kill()
             self.spawn()
-        self.process.new_game()
+        self.running.new_game()
         self.check_quiet()
         my_turn = board.side_to_move == me
         self.send(protocol.colours_line(colour), protocol.sizes_line(board.columns, board.rows, board.c, board.p),
@@ -204,7 +225,8 @@ class ProcessSeat(Seat):
             raise Forfeit(GARBAGE, str(error)) from None
 
     def relay_moves(self, opponent: Seat, board: Board, last: int | None,
-                    allowed: tuple[float | None, float | None], times: list[float]):
+                    allowed: tuple[float | None, float | None],
+                    times: list[float]) -> tuple[int, bool, float] | None:
         if not isinstance(opponent, ProcessSeat) or self.process is None or opponent.process is None:
             return None
         startup = array("d", (self.startup, opponent.startup))
@@ -222,7 +244,7 @@ class ProcessSeat(Seat):
 
     def _relayed(self) -> None:
         """The transcript of what the relay moved, as send and read_line log it."""
-        entries = self.process.channel.take_exchanges()
+        entries = self.running.channel.take_exchanges()
         if any(entry < 0 for entry in entries):
             self.answer_owed = False
         if self.log is not None:

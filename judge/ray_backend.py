@@ -33,7 +33,9 @@ import subprocess
 import threading
 import time
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
+from clinea.core import Rules
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock
@@ -55,7 +57,7 @@ class ProgramUnavailable(SystemExit):
 class Table:
     """One worker of the schedule, on whichever node Ray chooses."""
 
-    def __init__(self, players: Sequence[Player], size, clock_factory: Callable[[], Clock],
+    def __init__(self, players: Sequence[Player], size: Rules, clock_factory: Callable[[], Clock],
                  concurrency: int, log_dir: str | None, index: int, cwd: str | None,
                  sandbox: tuple[str, SeatLimits, tuple[str, ...]] | None = None):
         if cwd is not None:
@@ -80,7 +82,7 @@ def unstartable(commands: dict[str, list[str]], cwd: str | None) -> dict[str, st
     then; it fails when it cannot be executed or dies with an error status
     (a missing interpreter or module, a wrong path)."""
     failures: dict[str, str] = {}
-    started = {}
+    started: dict[str, subprocess.Popen[bytes]] = {}
     for name, command in commands.items():
         try:
             started[name] = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
@@ -98,6 +100,7 @@ def unstartable(commands: dict[str, list[str]], cwd: str | None) -> dict[str, st
         except ProcessLookupError:
             pass
         proc.wait()
+        assert proc.stdin is not None and proc.stderr is not None  # both PIPE
         if status != 0:
             said = proc.stderr.read().decode("utf-8", "replace").strip().splitlines()
             failures[name] = f"{commands[name][0]!r} exited with status {status}" + (f" ({said[-1]})" if said else "")
@@ -106,7 +109,10 @@ def unstartable(commands: dict[str, list[str]], cwd: str | None) -> dict[str, st
     return failures
 
 
-def program_cwd(ray) -> str | None:
+# `ray` below is the ray module (clinea.ray_cluster.joined), whose API has no types
+
+
+def program_cwd(ray: Any) -> str | None:
     """Where the tables start the programs: the driver's directory, unless
     the job ships a working directory, which each node unpacks itself."""
     if "working_dir" in (ray.get_runtime_context().runtime_env or {}):
@@ -114,7 +120,7 @@ def program_cwd(ray) -> str | None:
     return os.getcwd()
 
 
-def check_nodes(ray, players: Sequence[Player], cwd: str | None) -> None:
+def check_nodes(ray: Any, players: Sequence[Player], cwd: str | None) -> None:
     """Raises ProgramUnavailable naming every (node, player) that fails."""
     from ray.util.scheduling_strategies import NodeAffinitySchedulingStrategy
 
@@ -125,7 +131,7 @@ def check_nodes(ray, players: Sequence[Player], cwd: str | None) -> None:
         task.options(scheduling_strategy=NodeAffinitySchedulingStrategy(node["NodeID"], soft=False))
         .remote(commands, cwd): node["NodeManagerAddress"]
         for node in nodes(ray)}
-    found = get(ray, pending, f"the check that the {len(pending)} node(s) can start the players")
+    found = get(ray, list(pending), f"the check that the {len(pending)} node(s) can start the players")
     problems = []
     for address, failures in zip(pending.values(), found):
         for name, why in sorted(failures.items()):
@@ -136,7 +142,7 @@ def check_nodes(ray, players: Sequence[Player], cwd: str | None) -> None:
                                  f"({where}; see `clinea judge --help` on --ray):\n" + "\n".join(problems))
 
 
-def game_deadline(size, clock: Clock) -> float | None:
+def game_deadline(size: Rules, clock: Clock) -> float | None:
     """Seconds a game may take on Ray, a table's restarts and replays
     included, at most; None when the clock sets no bound (no time limit)."""
     moves = min(size.columns * size.rows, 2 * size.p)
@@ -155,7 +161,7 @@ class RayRunner:
 
     `concurrency` None means one table per CPU of the cluster."""
 
-    def __init__(self, address: str | None, players: Sequence[Player], size,
+    def __init__(self, address: str | None, players: Sequence[Player], size: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int | None = None,
                  log_dir: str | None = None, sandbox: Sandbox | None = None):
         self.address = address
@@ -173,19 +179,19 @@ class RayRunner:
         ends; after `stop` is set, the games in flight finish and no other
         starts. On any exception (Ctrl-C included) the tables are killed and
         their games in flight dropped: the finished ones are already logged."""
-        specs = list(specs)  # the deal needs the count; a cluster's run is not a million games
-        if not specs:
+        todo = list(specs)  # the deal needs the count; a cluster's run is not a million games
+        if not todo:
             return
         with joined(self.address) as ray:
             cwd = program_cwd(ray)
             check_nodes(ray, self.players, cwd)
             # more tables than CPUs would wait for CPUs that never come
-            count = min(self.concurrency or cluster_cpus(ray), cluster_cpus(ray), len(specs))
+            count = min(self.concurrency or cluster_cpus(ray), cluster_cpus(ray), len(todo))
             remote_table = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(Table)
             tables = [remote_table.remote(self.players, self.size, self.clock_factory, count, self.log_dir,
                                           index, cwd, self.sandbox) for index in range(count)]
             try:
-                self._deal(ray, tables, specs, on_record)
+                self._deal(ray, tables, todo, on_record)
                 try:
                     get(ray, [table.close.remote() for table in tables], "closing the tables")
                 except RayFailure:
@@ -199,10 +205,11 @@ class RayRunner:
                     except Exception:  # a table on a node that is gone
                         pass
 
-    def _deal(self, ray, tables, specs, on_record) -> None:
+    def _deal(self, ray: Any, tables: list[Any], specs: list[GameSpec],
+              on_record: Callable[[GameRecord], None]) -> None:
         todo = collections.deque(specs)
         idle = list(tables)
-        playing: dict = {}  # result ref -> (table, spec, when it was dealt)
+        playing: dict[Any, tuple[Any, GameSpec, float]] = {}  # result ref -> (table, spec, when it was dealt)
         while True:
             while idle and todo and not self.stop.is_set():
                 table, spec = idle.pop(), todo.popleft()

@@ -44,7 +44,7 @@ def prctl(option: int, value: int) -> bool:
     if _libc is None:  # loaded on the first call (the watchdog makes none), never first between fork and exec
         import ctypes
         _libc = ctypes.CDLL(None, use_errno=True)
-    return _libc.prctl(option, value, 0, 0, 0) == 0
+    return bool(_libc.prctl(option, value, 0, 0, 0) == 0)
 
 
 def become_undumpable() -> bool:

@@ -4,9 +4,10 @@ corrupt or foreign file is refused with the reason instead of misread."""
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass
+from typing import Any
 
 # the fields of a game line and the JSON types each must have
-_FIELDS = {"id": str, "columns": int, "rows": int, "c": int, "p": int, "players": list, "colours": list,
+_FIELDS: dict[str, type | tuple[type, ...]] = {"id": str, "columns": int, "rows": int, "c": int, "p": int, "players": list, "colours": list,
            "opening": list, "moves": list, "times": list, "winner": (str, type(None)), "reason": str,
            "forfeit": (str, type(None))}
 
@@ -36,7 +37,7 @@ class GameRecord:
         """The reason without its details ("connect", "draw", "crash", ...)."""
         return self.reason.split(":", 1)[0]
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod

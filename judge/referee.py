@@ -12,12 +12,12 @@ import enum
 import numbers
 import time
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from clinea.core import Board
 from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
-from clinea.players.bot import Bot
+from clinea.players.bot import Bot, CoreBot
 from clinea.protocol import COLOURS
 from clinea.protocol import DRAW as DRAWN
 from clinea.protocol import LOSS as LOST
@@ -74,7 +74,7 @@ class GameResult:
         return f"{self.end}: {self.detail}" if self.detail else str(self.end)
 
     @classmethod
-    def forfeited(cls, side: int, error: Forfeit, moves: list[int], times: list[float], opening: int):
+    def forfeited(cls, side: int, error: Forfeit, moves: list[int], times: list[float], opening: int) -> GameResult:
         return cls(1 - side, error.kind, moves, times, opening, side, error.detail)
 
 
@@ -113,7 +113,7 @@ class Clock:
     game: float | None = None
     increment: float = 0.0
     grace: float = 0.05
-    left: list[float] = field(default_factory=list)
+    left: list[float | None] = field(default_factory=list)
     controls: tuple[TimeControl | None, TimeControl | None] = (None, None)
 
     @property
@@ -130,9 +130,10 @@ class Clock:
         return min(limits) + self.grace if limits else None
 
     def spend(self, side: int, seconds: float) -> None:
-        if self.left and self.left[side] is not None:
+        left = self.left[side] if self.left else None
+        if left is not None:
             control = self.controls[side]
-            self.left[side] += (control.increment if control else self.increment) - seconds
+            self.left[side] = left + (control.increment if control else self.increment) - seconds
 
 
 class Seat:
@@ -160,7 +161,8 @@ class Seat:
         raise NotImplementedError
 
     def relay_moves(self, opponent: Seat, board: Board, last: int | None,
-                    allowed: tuple[float | None, float | None], times: list[float]):
+                    allowed: tuple[float | None, float | None],
+                    times: list[float]) -> tuple[int, bool, float] | None:
         """Plays the moves of this seat (the first player) and `opponent` on
         `board` without the referee, while they need no judgement: what
         two player programs do through clinea.core.relay. `last` is the
@@ -204,7 +206,7 @@ def check_answer(board: Board, answer: object) -> int:
     """The column `answer` names if it is a legal move on `board`; raises
     Forfeit (garbage or illegal move) otherwise, with the reason."""
     if type(answer) is not int:  # numpy integers are columns (training bots return them); bool is not
-        if not isinstance(answer, numbers.Integral) or isinstance(answer, bool):
+        if isinstance(answer, bool) or not isinstance(answer, numbers.Integral):
             raise Forfeit(GARBAGE, f"{answer!r} is not a column")
         answer = int(answer)
     if not 0 <= answer < board.columns:
@@ -216,7 +218,7 @@ def check_answer(board: Board, answer: object) -> int:
 
 def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
             clock: Clock | None = None, colours: Sequence[str] = COLOURS,
-            on_move=None) -> GameResult:
+            on_move: Callable[[Board], object] | None = None) -> GameResult:
     """Plays one game between `seats[0]` (first from the empty board) and
     `seats[1]` on the empty `board`, which it plays on. `colours[i]` is the
     colour name of seat i. `on_move(board)` is called after every move (the
@@ -248,8 +250,8 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
     while not board.is_over():
         asked = None
         if relaying:
-            relayed = seats[0].relay_moves(seats[1], board, last, tuple(
-                clock.allowed(side) if limited and seats[side].timed else None for side in (0, 1)), times)
+            allowances = [clock.allowed(side) if limited and seats[side].timed else None for side in (0, 1)]
+            relayed = seats[0].relay_moves(seats[1], board, last, (allowances[0], allowances[1]), times)
             if relayed is None:
                 relaying = False
             else:
@@ -275,19 +277,21 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
             spent = perf() - start
             if allowed is not None and spent > allowed:
                 raise Forfeit(TIMEOUT, f"{spent:.3f} s > {allowed:.3f} s")
+            # a plain int goes straight to the core, which checks the move; when
+            # it refuses, the board is unchanged and check_answer names the
+            # offence in the judge's words
+            column = answer if type(answer) is int else check_answer(board, answer)
             try:
-                # the core checks the move; when it refuses, the board is unchanged
-                # and check_answer names the offence in the judge's words
-                board.play(answer)
+                board.play(column)
             except ValueError:
-                check_answer(board, answer)
+                check_answer(board, column)
                 raise  # the core and check_answer disagree: a judge bug, not a forfeit
         except Forfeit as error:
             return forfeit(side, error)
         if clock.left:
             clock.spend(side, spent)
         times.append(spent)
-        last = answer
+        last = column
         if on_move is not None:
             on_move(board)
     winner = board.winner
@@ -315,12 +319,12 @@ def play_bots(first: Bot, second: Bot, columns: int, rows: int, c: int, p: int,
     thousands of games through here, and this loop's Python per move would
     double their cost."""
     board = Board(columns, rows, c, p)
-    if in_core and clock is None and hasattr(first, "core_for") and hasattr(second, "core_for"):
+    if in_core and clock is None and isinstance(first, CoreBot) and isinstance(second, CoreBot):
         return _play_in_core((first, second), board, opening)
     return referee((BotSeat(first), BotSeat(second)), board, opening, clock)
 
 
-def _play_in_core(bots: Sequence[Bot], board: Board, opening: Sequence[int]) -> GameResult:
+def _play_in_core(bots: tuple[CoreBot, CoreBot], board: Board, opening: Sequence[int]) -> GameResult:
     board.play_moves(opening)
     to_move = board.side_to_move
     times = array("d", bytes(8 * (board.max_moves - board.moves_played)))

@@ -23,7 +23,7 @@ import io
 import os
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from clinea.core import Board
@@ -130,7 +130,7 @@ def expected_outcome(record: GameRecord, seat: int, stop: int) -> Outcome:
     return Outcome(record.kind, record.reason.partition(": ")[2])
 
 
-def follow(record: GameRecord, stop: int, seat: int):
+def follow(record: GameRecord, stop: int, seat: int) -> Callable[[Board], None]:
     """The referee's `on_move` of a replay: stops it at a move the game did
     not have, or once `stop` plies are played."""
     def on_move(board: Board) -> None:
@@ -148,7 +148,7 @@ def replay_once(path: str, record: GameRecord, settings: SeatSettings, seat: int
     """Plays player `seat` of `record` (from the results file `path`) again,
     up to ply `stop` or the game's end."""
     name = record.players[seat]
-    command = settings.commands[name]
+    command = settings.program(name)
     others = [folder for other, words in settings.commands.items() if other != name and words
               for folder in program_folders(words, settings.cwd)]
     sandbox = Sandbox(settings.sandbox, settings.limits, (path, key_path(path)))
@@ -202,7 +202,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def choose_seat(parser, record: GameRecord, name: str | None) -> int:
+def choose_seat(parser: argparse.ArgumentParser, record: GameRecord, name: str | None) -> int:
     """The index of the player to replay."""
     if name is None:
         if record.forfeit is None:
@@ -246,7 +246,7 @@ def main(argv: Sequence[str] | None = None) -> int:
           f"{'first' if seat == 0 else 'second'}) against {record.players[1 - seat]}, "
           f"{record.columns}x{record.rows} c={record.c} p={record.p}"
           + (f", opening {' '.join(map(str, record.opening))}" if record.opening else ""))
-    print(f"{name}: {' '.join(settings.commands[name])} (in {settings.cwd})")
+    print(f"{name}: {' '.join(settings.program(name))} (in {settings.cwd})")
     print(f"{settings.describe()}; sandbox {settings.sandbox}: {settings.limits.describe()}")
     if sealed is None and header.get("sealed"):
         print(f"(the file's seal was not checked: no key {key_path(args.results)})")

@@ -62,13 +62,13 @@ class MoveTimes:
 @dataclass
 class PlayerStats:
     total: Tally = field(default_factory=Tally)
-    by_colour: dict = field(default_factory=lambda: collections.defaultdict(Tally))
-    by_order: dict = field(default_factory=lambda: collections.defaultdict(Tally))
-    forfeits: collections.Counter = field(default_factory=collections.Counter)
+    by_colour: dict[str, Tally] = field(default_factory=lambda: collections.defaultdict(Tally))
+    by_order: dict[str, Tally] = field(default_factory=lambda: collections.defaultdict(Tally))
+    forfeits: collections.Counter[str] = field(default_factory=collections.Counter)
     # the full reason of the last forfeit of each kind: the summary says why
-    forfeit_reasons: dict = field(default_factory=dict)
+    forfeit_reasons: dict[str, str] = field(default_factory=dict)
     times: MoveTimes = field(default_factory=MoveTimes)
-    against: dict = field(default_factory=lambda: collections.defaultdict(Tally))
+    against: dict[str, Tally] = field(default_factory=lambda: collections.defaultdict(Tally))
 
 
 def pair_key(game_id: str) -> str | None:
@@ -134,7 +134,8 @@ class Standings:
     def pentanomial(self, player: str, opponent: str) -> tuple[int, ...]:
         """Counts of `player`'s pairs against `opponent` scoring 0, 1/2, 1,
         3/2 and 2 points."""
-        counts = self.pairs.get(tuple(sorted((player, opponent))), [0] * len(PAIR_SCORES))
+        first, second = sorted((player, opponent))
+        counts = self.pairs.get((first, second), [0] * len(PAIR_SCORES))
         return tuple(counts) if player < opponent else tuple(reversed(counts))
 
     def tally(self, player: str, opponent: str) -> Tally:

@@ -36,6 +36,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
+from typing import Any, BinaryIO
 
 from clinea.bounded import GIB, MIB, bounded_lines, json_value
 from clinea.judge.record import GameRecord
@@ -66,7 +67,7 @@ def seal(key: bytes, body: bytes) -> bytes:
     return hmac.new(key, body, hashlib.sha256).hexdigest()[:SEAL_HEX].encode()
 
 
-def sealed_line(key: bytes, record: dict) -> bytes:
+def sealed_line(key: bytes, record: dict[str, Any]) -> bytes:
     body = json.dumps(record, separators=(",", ":")).encode()
     return body[:-1] + SEAL + seal(key, body) + b'"}\n'
 
@@ -122,7 +123,7 @@ def file_kind(mode: int) -> str:
     return "not a file"
 
 
-def lines_of(file, path: str) -> Iterator[bytes]:
+def lines_of(file: BinaryIO, path: str) -> Iterator[bytes]:
     """The lines of a results file, within MAX_LINE and FILE_LIMIT
     (ResultsError beyond, naming the file, the line and the bound)."""
     try:
@@ -131,7 +132,7 @@ def lines_of(file, path: str) -> Iterator[bytes]:
         raise ResultsError(str(error)) from None
 
 
-def parse_header(line: bytes, path: str) -> dict:
+def parse_header(line: bytes, path: str) -> dict[str, Any]:
     try:
         header = json_value(line)
     except ValueError:
@@ -143,7 +144,7 @@ def parse_header(line: bytes, path: str) -> dict:
     return header
 
 
-def read_header(path: str) -> dict | None:
+def read_header(path: str) -> dict[str, Any] | None:
     """The run header of an existing, non-empty results file; None if the
     file is missing or empty. ResultsError if its first line is not one."""
     check_regular(path)
@@ -168,7 +169,7 @@ class ResultLog:
 
     def __init__(self, path: str, on_game: Callable[[GameRecord], None] = lambda record: None):
         self.path = path
-        self.header: dict | None = None
+        self.header: dict[str, Any] | None = None
         self.done: set[str] = set()
         self.key: bytes | None = None
         self.refused: list[int] = []  # line numbers of records the judge did not write
@@ -236,7 +237,7 @@ class ResultLog:
         finally:
             os.close(fd)
 
-    def _write(self, record: dict) -> None:
+    def _write(self, record: dict[str, Any]) -> None:
         """Appends `record` as one line; OSError (a full disk) when it cannot,
         which may leave a torn last line: --resume cuts it."""
         if self.failed is not None:
@@ -277,7 +278,7 @@ class ResultLog:
                         self.failed = error
                         return
 
-    def write_header(self, run: dict) -> None:
+    def write_header(self, run: dict[str, Any]) -> None:
         self._new_key()
         self.header = {"type": "run", "sealed": True, **run}
         self._write(self.header)
@@ -313,7 +314,7 @@ def read_records(path: str) -> Iterator[GameRecord]:
                 yield GameRecord.from_json(json_value(line))
 
 
-def find_game(path: str, game_id: str) -> tuple[dict, GameRecord, bool | None]:
+def find_game(path: str, game_id: str) -> tuple[dict[str, Any], GameRecord, bool | None]:
     """The run header of a results file, the record of its game `game_id`
     (the last one, should a resumed run have written it twice), and whether
     the judge's seal holds on both: None when the file is unsealed or its

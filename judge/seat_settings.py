@@ -12,11 +12,17 @@ the current folder, with today's defaults (`from_header`).
 """
 from __future__ import annotations
 
+import argparse
 import os
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING, Any
 
 from clinea.judge.referee import Clock, TimeControl
 from clinea.judge.sandbox import SeatLimits
+
+if TYPE_CHECKING:  # the tournament imports this module
+    from clinea.judge.tournament import Player
 
 # the key of the block in the run header
 KEY = "seats"
@@ -39,7 +45,7 @@ class SeatSettings:
     limits: SeatLimits
     controls: dict[str, str] = field(default_factory=dict)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return asdict(self)
 
     @classmethod
@@ -58,11 +64,19 @@ class SeatSettings:
             raise ValueError(f"{KEY!r}: 'commands' is {settings.commands!r:.60}, not programs by name")
         return settings
 
+    def program(self, name: str) -> list[str]:
+        """The command `name` was started with; ValueError for a human seat."""
+        command = self.commands[name]
+        if command is None:
+            raise ValueError(f"{name} played at the terminal: there is no program to replay")
+        return command
+
     def clock(self, first: str, second: str) -> Clock:
         """The clock of a game between `first` (who moved first) and `second`."""
         clock = Clock(per_move=self.time_per_move, game=self.game_time, increment=self.increment, grace=self.grace)
-        clock.controls = tuple(TimeControl.parse(self.controls[name]) if name in self.controls else None
-                               for name in (first, second))
+        first_control, second_control = (TimeControl.parse(self.controls[name]) if name in self.controls else None
+                                         for name in (first, second))
+        clock.controls = (first_control, second_control)
         return clock
 
     def describe(self) -> str:
@@ -75,7 +89,8 @@ class SeatSettings:
         return ", ".join(parts)
 
 
-def recorded(args, players, limits: SeatLimits, startup_grace: float) -> SeatSettings:
+def recorded(args: argparse.Namespace, players: Sequence[Player], limits: SeatLimits,
+             startup_grace: float) -> SeatSettings:
     """The settings of a run the judge parsed (`args`, `players`) and
     confined with `limits`."""
     return SeatSettings(os.getcwd(), {player.name: player.command for player in players},
@@ -84,7 +99,7 @@ def recorded(args, players, limits: SeatLimits, startup_grace: float) -> SeatSet
                         {player.name: str(player.time_control) for player in players if player.time_control})
 
 
-def from_header(header: dict) -> SeatSettings:
+def from_header(header: dict[str, Any]) -> SeatSettings:
     """The settings a run header keeps, or for a header of an older clinea,
     those its argv gives today. ValueError names what is wrong; an argv
     this judge refuses (a program that is gone) exits as the judge does."""

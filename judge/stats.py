@@ -27,7 +27,7 @@ def elo_from_score(score: float) -> float:
 
 
 def score_from_elo(elo: float) -> float:
-    return 1.0 / (1.0 + 10.0 ** (-elo / 400.0))
+    return 1.0 / (1.0 + math.pow(10.0, -elo / 400.0))
 
 
 @dataclass
@@ -160,7 +160,7 @@ def sprt_decision(sprt: Sprt, wins: int, losses: int, draws: int,
     if sprt.model == "pentanomial":
         value = sprt.pairs_llr(pairs or (0,) * len(PAIR_SCORES))
         verdict = sprt.verdict_of(value)
-        return None if verdict is None else SprtDecision(verdict, wins, losses, draws, value, tuple(pairs))
+        return None if verdict is None else SprtDecision(verdict, wins, losses, draws, value, tuple(pairs or ()))
     verdict = sprt.verdict(wins, losses, draws)
     if verdict is None:
         return None

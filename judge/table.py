@@ -4,15 +4,22 @@ for a human seat when a colour has no program, and shows each result there."""
 from __future__ import annotations
 
 import sys
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from clinea.core import Board, Rules
 from clinea.judge.record import GameRecord
+from clinea.judge.referee import Seat
 from clinea.judge.ui import HumanSeat, MatchStopped, TerminalView
+
+if TYPE_CHECKING:  # pygame is optional: the window is imported only when asked for
+    from clinea.judge.tournament import GameSpec
+    from clinea.judge.window import Window
 
 __all__ = ["MatchStopped", "Table", "open_window"]
 
 
-def open_window(size: Rules):
+def open_window(size: Rules) -> Window | None:
     """The game window, or None after one stderr line saying why the terminal
     is used instead (no pygame, or no display)."""
     try:
@@ -29,7 +36,7 @@ def open_window(size: Rules):
 
 
 class Table:
-    def __init__(self, size: Rules, window=None):
+    def __init__(self, size: Rules, window: Window | None = None) -> None:
         self.size = size
         self.window = window
         self.wins: dict[str, int] = {}  # games won by each player so far, in order of appearance
@@ -39,12 +46,12 @@ class Table:
         """The running score: "azul 2 · rojo 1 · draws 0"."""
         return " · ".join([f"{name} {won}" for name, won in self.wins.items()] + [f"draws {self.draws}"])
 
-    def start_board(self, spec) -> Board:
+    def start_board(self, spec: GameSpec) -> Board:
         board = Board(*self.size)
         board.play_moves(spec.opening)
         return board
 
-    def view(self, spec):
+    def view(self, spec: GameSpec) -> Callable[[Board], object]:
         """The referee's `on_move` for one game, which also shows its start."""
         names, colours = (spec.first, spec.second), spec.colours
         for name in names:
@@ -53,7 +60,7 @@ class Table:
             return self.window.game(names, colours, self.start_board(spec), f"game {spec.id} · {self.score()}")
         return TerminalView(names, colours, self.start_board(spec))
 
-    def human(self, name: str):
+    def human(self, name: str) -> Seat:
         if self.window is not None:
             return self.window.human(name)
         return HumanSeat(name)

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from clinea.core import Board, Rules
 from clinea.judge.course_log import CourseTranscript
 from clinea.judge.openings import opening_stream
-from clinea.judge.process_seat import ProcessSeat
+from clinea.judge.process_seat import ProcessSeat, Transcript
 from clinea.judge.record import GameRecord
-from clinea.judge.referee import COLOURS, Clock, GameResult, Seat, TimeControl, referee
+from clinea.judge.referee import Clock, GameResult, Seat, TimeControl, referee
 from clinea.judge.sandbox import Sandbox, program_folders
+from clinea.protocol import COLOURS
 
 
 @dataclass
@@ -73,10 +74,9 @@ def course_schedule(blue: str, red: str, games: int | None, first: str | None, s
     `games` None is the course's match without --iterations: until stopped."""
     rng = random.Random(seed)
     opening: list[int] = []
-    paired = bool(openings or book)
-    stream = pair_openings(rng, size, openings, book, order) if paired else None
+    stream = pair_openings(rng, size, openings, book, order) if openings or book else None
     for k in itertools.count() if games is None else range(games):
-        if paired:
+        if stream is not None:
             if k % 2 == 0:
                 opening = next(stream)
             blue_first = (k % 2 == 0) if first is None else first == "azul"
@@ -125,14 +125,14 @@ def pairing_game(a: str, b: str, k: int, opening: Sequence[int] = ()) -> GameSpe
 def record(spec: GameSpec, size: Rules, result: GameResult) -> GameRecord:
     """The results-file record of a game played from `spec`."""
     names = (spec.first, spec.second)
-    return GameRecord(spec.id, *size, names, tuple(spec.colours), tuple(spec.opening), tuple(result.moves),
+    return GameRecord(spec.id, *size, names, spec.colours, tuple(spec.opening), tuple(result.moves),
                       tuple(round(t, 6) for t in result.times),
                       None if result.winner is None else names[result.winner], result.reason,
                       None if result.forfeit is None else names[result.forfeit])
 
 
 def play_game(seats: dict[str, Seat], spec: GameSpec, size: Rules, clock: Clock,
-              on_move=None) -> GameRecord:
+              on_move: Callable[[Board], object] | None = None) -> GameRecord:
     """One game from its spec to its record, on `seats` (by player name),
     which stay open for the next game: the unit any runner schedules."""
     result = referee((seats[spec.first], seats[spec.second]), Board(*size), spec.opening, clock,
@@ -147,7 +147,8 @@ class Runner:
 
     def __init__(self, players: Sequence[Player], size: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
-                 log_dir: str | None = None, human_factory=None, on_move_factory=None,
+                 log_dir: str | None = None, human_factory: Callable[[str], Seat] | None = None,
+                 on_move_factory: Callable[[GameSpec], Callable[[Board], object]] | None = None,
                  course_log_dir: str | None = None, sandbox: Sandbox | None = None):
         self.players = {player.name: player for player in players}
         # every seat confined (clinea.judge.sandbox), out of sight of the others' folders
@@ -166,9 +167,9 @@ class Runner:
         self.retired: set[str] = set()  # players removed while the run goes on
         self.live_seats: list[dict[str, Seat]] = []  # each running worker's seats
 
-    def seats_for_worker(self, worker: int) -> tuple[dict[str, Seat], list]:
+    def seats_for_worker(self, worker: int) -> tuple[dict[str, Seat], list[Transcript]]:
         seats: dict[str, Seat] = {}
-        logs: list = []
+        logs: list[Transcript] = []
         for name in list(self.players):
             seats[name] = self.seat(name, worker, logs)
         return seats, logs
@@ -242,7 +243,7 @@ class Runner:
         Ray's tables alike)."""
         on_move = self.on_move_factory(spec) if self.on_move_factory else None
         clock = self.clock_factory()
-        clock.controls = tuple(self.players[name].time_control for name in (spec.first, spec.second))
+        clock.controls = (self.players[spec.first].time_control, self.players[spec.second].time_control)
         return play_game(seats, spec, self.size, clock, on_move)
 
     def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None],
@@ -294,7 +295,7 @@ class Runner:
             raise errors[0]
 
 
-def close_seats(seats: dict[str, Seat], logs: list, cut_short: bool = False) -> None:
+def close_seats(seats: dict[str, Seat], logs: Sequence[Transcript], cut_short: bool = False) -> None:
     """The end of a worker: its players are told `salir` and their process
     groups killed, then its transcripts closed. `salir` in the middle of a
     game is a protocol error to a player: a game cut short (Ctrl-C, an

@@ -8,7 +8,11 @@ import sys
 from typing import TextIO
 
 from clinea.core import Board
-from clinea.judge.referee import COLOURS, DRAWN, LOST, WON, Seat
+from clinea.judge.referee import Seat
+from clinea.protocol import COLOURS
+from clinea.protocol import DRAW as DRAWN
+from clinea.protocol import LOSS as LOST
+from clinea.protocol import WIN as WON
 
 ANSI = {"azul": "\x1b[1;34m", "rojo": "\x1b[1;31m"}
 RESET = "\x1b[0m"

@@ -20,9 +20,10 @@ os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame's banner woul
 import pygame  # noqa: E402
 
 from clinea.core import Board, Rules  # noqa: E402
-from clinea.judge.referee import COLOURS, Seat  # noqa: E402
+from clinea.judge.referee import Seat  # noqa: E402
 from clinea.judge.ui import MatchStopped  # noqa: E402
 from clinea.judge.winning_line import winning_line  # noqa: E402
+from clinea.protocol import COLOURS  # noqa: E402
 
 BACKGROUND = (0, 0, 0)
 FRAME = (70, 70, 80)
@@ -78,7 +79,7 @@ class Window:
         # (a headless driver has nobody to click: there it goes at once)
         self.hold: float | None = 0.0 if driver in HEADLESS_DRIVERS else None
         self.board: Board | None = None  # the position on show, redrawn under the result
-        self.events: collections.deque = collections.deque()  # taken from SDL, not yet handled
+        self.events: collections.deque[pygame.event.Event] = collections.deque()  # taken from SDL, not yet handled
 
     # ------------------------------------------------------------ geometry
 
@@ -107,12 +108,12 @@ class Window:
             col, y, player = falling
             pygame.draw.circle(self.surface, TOKEN[self.colours[player]], (col * self.cell + self.cell // 2, y), radius)
         elif self.ghost is not None and 0 <= self.ghost[0] < self.columns:
-            col, colour = self.ghost
+            col, ghost_colour = self.ghost
             # the token's colour halfway to the background, with a rim in full colour
-            faded = tuple((part + back) // 2 for part, back in zip(TOKEN[colour], BACKGROUND))
+            faded = tuple((part + back) // 2 for part, back in zip(TOKEN[ghost_colour], BACKGROUND))
             centre = (col * self.cell + self.cell // 2, self.top // 2)
             pygame.draw.circle(self.surface, faded, centre, radius)
-            pygame.draw.circle(self.surface, TOKEN[colour], centre, radius, max(1, radius // 8))
+            pygame.draw.circle(self.surface, TOKEN[ghost_colour], centre, radius, max(1, radius // 8))
         moves = board.moves()
         if moves and falling is None:
             for cell in winning_line(board):
@@ -135,15 +136,15 @@ class Window:
         if pygame.event.get(pygame.QUIT):
             raise MatchStopped("the window was closed")
 
-    def pump(self) -> list:
+    def pump(self) -> list[pygame.event.Event]:
         """The pending events; closing the window or Escape ends the match."""
-        events = pygame.event.get()
+        events: list[pygame.event.Event] = pygame.event.get()
         for event in events:
             if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE):
                 raise MatchStopped("the window was closed")
         return events
 
-    def next_event(self):
+    def next_event(self) -> pygame.event.Event | None:
         """One event at a time, so that clicks made ahead are all played."""
         if not self.events:
             self.events.extend(self.pump())

@@ -35,7 +35,7 @@ class AlphabetaBot(ExactBot):
         super().new_game(board, me)
         self.solver.prepare(board)  # table and book before the first move, not in it
 
-    def exact_values(self, board: Board, seconds: float) -> list | None:
+    def exact_values(self, board: Board, seconds: float) -> list[int | None] | None:
         values = self.solver.analyze(board, weak=True, time_limit=seconds)
         self.nodes = self.solver.nodes
         return values

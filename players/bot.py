@@ -8,8 +8,10 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Protocol, runtime_checkable
 
 from clinea.core import Board
+from clinea.core.cbot import CBot
 
 
 class Bot:
@@ -52,6 +54,16 @@ class Bot:
     def from_args(cls, args: argparse.Namespace) -> Bot:
         """Builds the bot from the options `add_arguments` declared."""
         return cls()
+
+
+@runtime_checkable
+class CoreBot(Protocol):
+    """A bot that also plays in C: the judge's in-process games and training
+    run a whole game between two of them in the core's loop."""
+
+    def core_for(self, board: Board) -> CBot:
+        """The C bot that plays as this bot does on boards like `board`."""
+        ...
 
 
 class FunctionBot(Bot):

@@ -10,7 +10,7 @@ import argparse
 import os
 import sys
 from collections.abc import Callable
-from typing import IO
+from typing import IO, NoReturn
 
 from clinea import protocol
 from clinea.core import Board, Rules
@@ -93,7 +93,7 @@ def _writer(stream: IO[str]) -> Callable[[str], None]:
     return write_fd
 
 
-def _overrides(bot: Bot, method: str) -> Callable | None:
+def _overrides(bot: Bot, method: str) -> Callable[..., None] | None:
     """`bot`'s `method` if its class overrides Bot's (which does nothing), else None."""
     return getattr(bot, method) if getattr(type(bot), method) is not getattr(Bot, method) else None
 
@@ -107,8 +107,9 @@ class _Session:
         self.transcript = transcript
         # the C loop works on the descriptors, and keeps no transcript
         out = _descriptor(stdout)
-        self.replying = REPLY_IN_C and self.lines is not None and out is not None and transcript is None
-        self.stdout_fd = out
+        # the descriptors of the C loop, None when it does not run
+        self.replying = (self.lines, out) if REPLY_IN_C and self.lines is not None and out is not None \
+            and transcript is None else None
         self.stop_pondering = _overrides(bot, "stop_pondering")
         self.ponder = _overrides(bot, "ponder")
 
@@ -161,15 +162,16 @@ class _Session:
         if my_turn:
             self.move(board)
         while True:
-            if self.replying and not self.lines.buffer:
-                status, given = reply(board, self.lines.fd, self.stdout_fd, COLUMN_LINES, self.bot.choose,
+            if self.replying is not None and not self.replying[0].buffer:
+                lines, out = self.replying
+                status, given = reply(board, lines.fd, out, COLUMN_LINES, self.bot.choose,
                                       self.stop_pondering, self.ponder)
                 if status == BAD_ANSWER:  # the Board refused it: move() says why, or plays an int-like answer
                     self.play_answer(board, given)
                     continue
                 if status == WRITE_FAILED:
                     raise OSError(given, os.strerror(given))
-                self.lines.buffer += given
+                lines.buffer += given
             line = self.receive()
             self.bot.stop_pondering()
             message = protocol.parse_move_or_result(line)
@@ -188,7 +190,7 @@ class _Session:
     def move(self, board: Board) -> None:
         self.play_answer(board, self.bot.choose(board.copy()))
 
-    def play_answer(self, board: Board, column) -> None:
+    def play_answer(self, board: Board, column: int) -> None:
         """Plays the bot's `column` on `board` and sends it; BotError if illegal."""
         try:
             board.play(column)
@@ -312,10 +314,10 @@ def bot_from_options(bot_class: type[Bot], argv: list[str], program: str | None 
     the message the program would print) instead of exiting."""
     parser = build_parser(bot_class, program or f"clinea-{bot_class.name}")
 
-    def refuse(message: str):
+    def refuse(message: str) -> NoReturn:
         raise _OptionError(f"{parser.prog}: {message}")
 
-    parser.error = refuse
+    parser.error = refuse  # type: ignore[method-assign]  # argparse offers no other way to make its errors exceptions
     args = parser.parse_args(argv)
     return _apply_common_options(bot_class.from_args(args), args)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
+from collections.abc import Sequence
 
 from clinea.core import Board
 from clinea.core.depthsearch import DepthLimited
@@ -24,7 +25,7 @@ class EvaluatorBot(Bot):
     reports = True
     example_options = ("--depth", "3")
 
-    def __init__(self, depth: int = 4, weights=REPORT_WEIGHTS):
+    def __init__(self, depth: int = 4, weights: Sequence[float] = REPORT_WEIGHTS) -> None:
         if not 1 <= depth <= MAX_DEPTH:
             raise ValueError(f"depth={depth} is out of range: allowed 1..{MAX_DEPTH}")
         self.depth = depth

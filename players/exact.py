@@ -47,7 +47,7 @@ class ExactBot(Bot):
         self.nodes = 0  # positions the last exact search visited: subclasses keep it
         self.first_move = True
 
-    def exact_values(self, board: Board, seconds: float) -> list | None:
+    def exact_values(self, board: Board, seconds: float) -> list[int | None] | None:
         """The exact value of each column (None where it cannot be played),
         or None when `seconds` ran out first; sets `self.nodes`."""
         raise NotImplementedError
@@ -71,8 +71,8 @@ class ExactBot(Bot):
                 self.say(f"the exact search does not finish within {self.time_per_move:g} s a move here: "
                          "playing the best move of a depth-limited search while it cannot")
         self.first_move = False
-        if values is not None:
-            col = best_column(values)
+        col = None if values is None else best_column(values)
+        if values is not None and col is not None:
             if self.verbose:
                 self.say(f"column {col}, exact value {values[col]}, {self.nodes} nodes, "
                          f"{clock.elapsed():.3f} s")
@@ -81,6 +81,8 @@ class ExactBot(Bot):
         if self.verbose:
             self.say(f"column {found.move}, depth-limited search to depth {found.depth}, "
                      f"score {found.score}, {found.nodes} nodes, {clock.elapsed():.3f} s")
+        if found.move is None:
+            raise ValueError("the game is over: there is no move to choose")
         return found.move
 
     @classmethod

@@ -12,6 +12,7 @@ sent as your column. Anything you want to print goes to stderr.
 that has clinea, so it runs anywhere without activating anything.
 """
 try:
+    from clinea.core import Board
     from clinea.players import run
 except ImportError:  # this python lacks clinea: the .venv of the repository holding this file
     import os
@@ -24,7 +25,7 @@ except ImportError:  # this python lacks clinea: the .venv of the repository hol
     os.execv(venv_python, [venv_python, *sys.argv])
 
 
-def choose(board):
+def choose(board: Board) -> int:
     """Return the column (0-based) to play. `board` is a clinea.Board:
     legal_columns(), is_winning_move(col), play(col)/undo(), cell(col, row),
     columns, rows, c, p, side_to_move..."""

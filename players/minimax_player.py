@@ -8,6 +8,8 @@ says so and plays a depth-limited search's move (clinea.players.exact).
 """
 from __future__ import annotations
 
+import argparse
+
 from clinea.core import Board
 from clinea.core.minimax import minimax_analyze
 from clinea.players.driver import main_for
@@ -19,12 +21,12 @@ class MinimaxBot(ExactBot):
 
     name = "minimax"
 
-    def exact_values(self, board: Board, seconds: float) -> list | None:
+    def exact_values(self, board: Board, seconds: float) -> list[int | None] | None:
         values, self.nodes = minimax_analyze(board, time_limit=seconds)
         return values
 
     @classmethod
-    def from_args(cls, args) -> MinimaxBot:
+    def from_args(cls, args: argparse.Namespace) -> MinimaxBot:
         return cls(args.time_per_move)
 
 

@@ -19,9 +19,10 @@ import importlib
 import importlib.util
 import os
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from clinea.bounded import MIB, check_size
+from clinea.core import Board
 from clinea.players.bot import Bot, FunctionBot
 
 # A bot's source file, which Python reads whole to import it (`clinea play
@@ -71,7 +72,10 @@ def load(name: str) -> type[Bot]:
             raise KeyError(f"unknown player {name!r}: choose one of {', '.join(sorted(registered))}")
         target = registered[name]
     module, _, attribute = target.partition(":")
-    return getattr(importlib.import_module(module), attribute)
+    bot = getattr(importlib.import_module(module), attribute)
+    if not (isinstance(bot, type) and issubclass(bot, Bot)):
+        raise TypeError(f"player {name!r} names {target}, which is not a Bot class")
+    return bot
 
 
 def missing_extra(name: str) -> str | None:
@@ -127,6 +131,8 @@ def load_file(path: str) -> type[Bot]:
     check_size(path, BOT_FILE_LIMIT)
     name = os.path.splitext(os.path.basename(path))[0]
     spec = importlib.util.spec_from_file_location(f"clinea_bot_{name}", os.path.abspath(path))
+    if spec is None or spec.loader is None:
+        raise ValueError(f"{path}: not a Python file Python can import")
     module = importlib.util.module_from_spec(spec)
     sys.path.insert(0, os.path.dirname(os.path.abspath(path)))  # its own helper modules
     spec.loader.exec_module(module)
@@ -136,16 +142,17 @@ def load_file(path: str) -> type[Bot]:
            if inspect.isclass(value) and issubclass(value, Bot) and value.__module__ == module.__name__]
     if own:
         return own[-1]
-    choose = getattr(module, "choose", None)
+    choose: Callable[[Board], int] | None = getattr(module, "choose", None)
     if not callable(choose):
         raise ValueError(f"{path} defines neither a Bot subclass nor a choose(board) function "
                          f"(a Kaggle agent file runs as: clinea play kaggle {path})")
+    function = choose
 
     class FileBot(FunctionBot):
         __doc__ = (module.__doc__ or f"The bot in {path}.").strip()
 
-        def __init__(self):
-            super().__init__(choose, name)
+        def __init__(self) -> None:
+            super().__init__(function, name)
 
     FileBot.name = name
     return FileBot

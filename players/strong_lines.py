@@ -36,6 +36,7 @@ from clinea.bounded import MIB, read_file, size_text
 from clinea.core import Board, Rules
 from clinea.core.book import BOOK_PLY
 from clinea.core.solver import Solver
+from clinea.core.timeman import unbounded
 
 LINES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strong_lines_7x6.bin")
 # The shipped file is 1.3 MB packed and 4 MB unpacked (some 400,000 lines).
@@ -57,7 +58,7 @@ class StrongLines:
 
     MAGIC = b"clinea strong lines 1\n"
 
-    def __init__(self, keys: array, moves: bytes, values: array):
+    def __init__(self, keys: array[int], moves: bytes, values: array[int]):
         self.keys, self.moves, self.values = keys, moves, values
 
     def __len__(self) -> int:
@@ -136,18 +137,23 @@ class _Builder:
             # strong's exact move there, through the book: kept too, so that
             # strong follows these lines even when a busy machine cuts its
             # exact solve short and leaves it the win / draw / loss move
-            move, score = self.values.play_value(board)
+            found, score = unbounded(self.values.play_value(board))
             value = (score > 0) - (score < 0)
-            self.kept[key] = (move, value)
+            keep = True
         else:
             self.proofs.reset()
-            move, value = self.proofs.play_value(board, weak=True)
+            found, value = unbounded(self.proofs.play_value(board, weak=True))
             # a won line is kept whole: which of its moves strong plays
             # must not depend on whether an exact solve finished in time
-            if value > 0 or self.proofs.nodes > self.min_nodes:
-                self.kept[key] = (move, value)
-            if board.moves_played >= self.max_stones:
-                return
+            keep = value > 0 or self.proofs.nodes > self.min_nodes
+        # no move is found only where every move loses, which strong's lines never reach
+        if found is None:
+            raise AssertionError(f"strong's lines reached a lost position: {board.moves()}")
+        move = found
+        if keep:
+            self.kept[key] = (move, value)
+        if board.moves_played >= BOOK_PLY and board.moves_played >= self.max_stones:
+            return
         if value < 0:
             return
         board.play(move)
@@ -160,11 +166,11 @@ class _Builder:
         value: in a draw, every drawing reply (and strong's move after a
         reply that loses); in a win, the replies that lose slowest, which a
         perfect opponent plays."""
-        scores = {}
+        scores: dict[int, int] = {}
         for col in board.legal_columns():
             board.play(col)
             if not board.is_over():
-                scores[col] = self.values.solve(board, weak=ours == 0)
+                scores[col] = unbounded(self.values.solve(board, weak=ours == 0))
             board.undo()
         if ours > 0 and scores:
             slowest = min(scores.values())
@@ -183,7 +189,7 @@ def roots() -> list[tuple[list[int], bool]]:
     found = []
     for a in range(7):
         for b in range(7):
-            first = solver.solve(Board.from_moves([a, b]), weak=True)
+            first = unbounded(solver.solve(Board.from_moves([a, b]), weak=True))
             if first >= 0:
                 found.append(([a, b], True))
             if first <= 0:
@@ -205,7 +211,7 @@ def build(max_stones: int = MAX_STONES, min_nodes: int = MIN_NODES,
         if (board.side_to_move == 0) == strong_first:
             builder.strong_to_move(board)
         else:
-            builder.opponent_to_move(board, -builder.values.solve(board, weak=True))
+            builder.opponent_to_move(board, -unbounded(builder.values.solve(board, weak=True)))
         if bar is not None:
             bar.update()
     if bar is not None:

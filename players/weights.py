@@ -28,8 +28,11 @@ from __future__ import annotations
 
 import json
 import math
+import os
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from clinea.bounded import MIB, json_value, read_text
 from clinea.core.features import RUN_KINDS, SCALARS, feature_count, feature_groups, feature_names, run_lengths
@@ -44,7 +47,7 @@ DEFAULT_FILE = Path(__file__).with_name("greedy_default.json")
 FILE_LIMIT = MIB
 
 
-def check_weight(value, name: str = "weight") -> float:
+def check_weight(value: Any, name: str = "weight") -> float:
     """`value` as a float in [MIN_WEIGHT, MAX_WEIGHT]; ValueError naming it otherwise."""
     try:
         number = float(value)
@@ -84,14 +87,14 @@ class Weights:
 
     values: list[float]
     c: int
-    info: dict = field(default_factory=dict)
+    info: dict[str, Any] = field(default_factory=dict)
     # the opponent's features weighed apart (same c, same layout); None: `values` for both
     opponent: Weights | None = None
     # weights of the open windows with 1..L tokens (clinea.core.features.count_windows);
     # None: windows are not counted
     windows: list[float] | None = None
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         expected = feature_count(self.c)
         if len(self.values) != expected:
             raise ValueError(f"{len(self.values)} weights for c={self.c}: expected {expected}")
@@ -108,14 +111,14 @@ class Weights:
             raise ValueError("opponent window weights need the player's own window weights")
 
     @classmethod
-    def from_flat(cls, values, info: dict | None = None) -> Weights:
+    def from_flat(cls, values: Iterable[float], info: dict[str, Any] | None = None) -> Weights:
         """A vector given as plain numbers (the command line); its length sets c."""
-        values = list(values)
-        return cls(values, c_for_length(len(values)), info or {})
+        vector = list(values)
+        return cls(vector, c_for_length(len(vector)), info or {})
 
-    def groups(self) -> dict:
+    def groups(self) -> dict[str, float | list[float]]:
         """{"centre": x, ..., "consecutive": [...], ...}: the JSON "weights" object."""
-        out = {}
+        out: dict[str, float | list[float]] = {}
         for name, start, stop in feature_groups(self.c):
             out[name] = self.values[start] if name in SCALARS else self.values[start:stop]
         if self.windows is not None:
@@ -123,7 +126,7 @@ class Weights:
         return out
 
     @classmethod
-    def from_groups(cls, groups: dict, c: int, info: dict | None = None) -> Weights:
+    def from_groups(cls, groups: object, c: int, info: dict[str, Any] | None = None) -> Weights:
         if not isinstance(groups, dict):
             raise ValueError(f'"weights" must be an object of named groups, got {type(groups).__name__}')
         unknown = set(groups) - set(SCALARS) - set(RUN_KINDS) - {WINDOWS}
@@ -150,14 +153,12 @@ class Weights:
         """The flat vector for a game with `c` in a row (resampled if c differs)."""
         if c == self.c:
             return list(self.values)
-        groups = self.groups()
-        target = feature_groups(c)
-        out = []
-        for name, start, stop in target:
+        out: list[float] = []
+        for (name, start, stop), (_, own_start, own_stop) in zip(feature_groups(c), feature_groups(self.c)):
             if name in SCALARS:
-                out.append(groups[name])
+                out.append(self.values[own_start])
             else:
-                out.extend(resample(groups[name], stop - start))
+                out.extend(resample(self.values[own_start:own_stop], stop - start))
         return out
 
     def windows_for_c(self, c: int) -> list[float] | None:
@@ -167,17 +168,17 @@ class Weights:
             return None
         return resample(self.windows, run_lengths(c))
 
-    def to_json(self) -> dict:
-        data = {"format": FORMAT, "c": self.c, "weights": self.groups(), "info": self.info}
+    def to_json(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"format": FORMAT, "c": self.c, "weights": self.groups(), "info": self.info}
         if self.opponent is not None:
             data["opponent_weights"] = self.opponent.groups()
         return data
 
-    def save(self, path) -> None:
+    def save(self, path: str | os.PathLike[str]) -> None:
         Path(path).write_text(json.dumps(self.to_json(), indent=2) + "\n")
 
     @classmethod
-    def load(cls, path) -> Weights:
+    def load(cls, path: str | os.PathLike[str]) -> Weights:
         """Reads a weights file; ValueError naming the file and the problem."""
         try:
             text = read_text(path, FILE_LIMIT)

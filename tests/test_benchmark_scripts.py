@@ -25,13 +25,17 @@ def test_search_speed_prints_nodes_per_second_and_the_representation_of_each_boa
 
 
 def test_strength_prints_the_value_losing_count_and_a_score_per_big_board():
-    out = run("strength.py", "--openings", "1", "--nodes-per-move", "20000", "--games", "1",
-              "--simulations", "30")
+    out = run("strength.py", "--openings", "1", "--nodes-per-move", "20000", "--games", "2",
+              "--simulations", "30", "--ladder", "0.005", "--ladder-pairs", "1")
     assert re.search(r"(\d+) of 2 games ended worse than the opening's exact value", out)
     assert re.search(r"from the empty board, strong first: result -?[01]", out)
-    boards = re.findall(r"^(\d+x\d+ c\d+) vs MCTS 30 simulations.*W-D-L (\d+)-(\d+)-(\d+)", out, re.M)
+    boards = re.findall(r"^(\d+x\d+ c\d+) vs MCTS 30 simulations.*CPU per move: MCTS [\d.]+ s, strong [\d.]+ s, "
+                        r"ratio [\d.]+\): W-D-L (\d+)-(\d+)-(\d+)", out, re.M)
     assert [board for board, *_ in boards] == ["9x8 c5", "10x9 c4", "14x12 c6"]
-    assert all(sum(map(int, tally)) == 1 for _, *tally in boards)
+    assert all(sum(map(int, tally)) == 2 for _, *tally in boards)
+    ladder = re.findall(r"^(\d+x\d+ c\d+) time odds: .* 2 games from 1 paired .*W-D-L (\d+)-(\d+)-(\d+)", out, re.M)
+    assert [board for board, *_ in ladder] == ["9x8 c5", "10x9 c4", "14x12 c6"]
+    assert all(sum(map(int, tally)) == 2 for _, *tally in ladder)
 
 
 def test_driver_prints_the_cpu_per_move_and_the_ratio_against_a_checkout():
@@ -76,3 +80,37 @@ def test_league_prints_the_seconds_to_anchor_and_to_rate_a_dropped_bot():
               "rating_games = 1\nmax_games = 2\nrefresh = 0.5\npoll = 0.2\n")
     assert re.search(r"baselines anchored in [\d.]+ s \(10 calibration games, once per folder\)", out)
     assert re.search(r"a dropped-in bot rated in [\d.]+ s: \d+ games, Elo [+-]\d+ \[[+-]\d+, [+-]\d+\]", out)
+
+
+def test_oracle_makes_a_labelled_set_and_judges_strong_on_it(tmp_path):
+    run("oracle.py", "--make", "9x8c5", "--positions", "4", "--label-nodes", "200000", "--self-play", "0.005",
+        "--folder", str(tmp_path))
+    made = (tmp_path / "9x8c5.txt").read_text().splitlines()
+    rows = [line.split() for line in made if not line.startswith("#")]
+    assert len(rows) == 4 and all(len(marks) == 9 and len(set(marks) - {"."}) > 1 for _, marks in rows)
+    out = run("oracle.py", "--sets", "7x6", "9x8c5", "--sample", "2", "--budgets", "0.01", "--budget-7x6", "0.01",
+              "--folder", str(tmp_path))
+    lines = re.findall(r"^(\S+)\s+([\d.]+) s\s+(\d+) positions \((\d+) won, (\d+) drawn\): (\d+) lose value", out, re.M)
+    assert [name for name, *_ in lines] == ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2",
+                                            "Test_L1_R3", "7x6", "9x8c5"]
+    assert all(int(count) == 2 for name, _, count, *_ in lines if name not in ("7x6",))
+    assert all(int(lost) <= int(count) for _, _, count, _, _, lost in lines)
+
+
+def test_the_oracle_sets_in_the_repository_agree_with_the_solver():
+    """The labels shipped as data: a sample of each set re-labelled now."""
+    sys.path.insert(0, str(BENCHMARKS))
+    try:
+        import oracle
+    finally:
+        sys.path.remove(str(BENCHMARKS))
+    from clinea.core import Board
+    from clinea.core.solver import Solver
+
+    solver = Solver(20)
+    for name, rules in oracle.BIG_SETS.items():
+        labelled = oracle.read_set(str(BENCHMARKS / "oracle" / f"{name}.txt"), rules)
+        assert len(labelled) >= 500
+        for position in labelled[:: max(1, len(labelled) // 5)]:
+            board = Board.from_moves(position.moves, *rules)
+            assert solver.analyze(board, weak=True) == position.values, position.moves

@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from clinea.players.make_bot import make_bot
-from clinea.players.program_bot import ProgramBot
+from clinea.integrations.make_bot import make_bot
+from clinea.judge.program_bot import ProgramBot
 from clinea.players.registry import declares_bot
 
 BOTS = {

@@ -30,9 +30,9 @@ from reference_rules import ReferenceGame
 
 from clinea.core import Board, Rules
 from clinea.integrations.kaggle import as_agent
+from clinea.integrations.make_bot import make_bot
 from clinea.integrations.openspiel import as_spiel_bot, load_game
 from clinea.players import registry
-from clinea.players.make_bot import make_bot
 
 REPO = Path(__file__).resolve().parents[1]
 BOTS = REPO / "tests" / "bots"

@@ -88,9 +88,13 @@ def test_an_unbalanced_quote_is_an_error_message(tmp_path):
 @pytest.mark.parametrize("results", [False, True])
 def test_ctrl_c_prints_the_partial_tally_and_says_only_what_is_true(tmp_path, results):
     path = tmp_path / "r.jsonl"
-    args = [*MATCH, "--iterations", "100000"] + (["--results", str(path)] if results else [])
+    # not quiet: the run's header line on stderr says its games start (a loaded machine may take seconds)
+    args = [word for word in MATCH if word != "--quiet"] + ["--iterations", "100000"] + \
+        (["--results", str(path)] if results else [])
     judge = subprocess.Popen([C_LINEA, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-    time.sleep(2.0)
+    header = judge.stderr.readline()
+    assert header.startswith("sandbox:"), header
+    time.sleep(1.0)
     judge.send_signal(signal.SIGINT)
     out, err = judge.communicate(timeout=20)
     assert judge.returncode == 130

@@ -208,7 +208,7 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
     listing = subprocess.run(["tar", "tzf", str(sdist)], capture_output=True, text=True, timeout=60).stdout
     for needed in ("core/board.pyx", "core/board.pxd", "players/launch", "judge/c_linea", "LICENSE",
                    "README.md", "docs/PROTOCOL.md", "tests/data/pons/Test_L1_R1", "tests/conftest.py",
-                   "clinea/view_page.html"):
+                   "clinea/view_page.html", "core/board.pyi", "core/solver.pyi", "clinea/py.typed"):
         assert f"/{needed}\n" in listing, needed
     assert not re.search(r"\.(c|so|o)\n", listing)
 
@@ -231,6 +231,17 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
     assert game.returncode == 0, game.stdout + game.stderr
     (record,) = records(results)
     assert record["reason"] in ("connect", "draw") and len(record["moves"]) >= 7
+    # typed for users: a type checker run on a user's script sees the compiled
+    # core through the installed stubs, and catches a misuse
+    script = tmp_path / "uses_clinea.py"
+    script.write_text("from clinea import Board\nfrom clinea.core.solver import Solver\n\n"
+                      "board: Board = Board(7, 6)\nboard.play(3)\nscore: int | None = Solver().solve(board)\n"
+                      "board.play('three')\n")
+    checked = subprocess.run([sys.executable, "-m", "mypy", "--strict", "--no-incremental", "--python-executable",
+                              str(python), str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert checked.returncode == 1, checked.stdout + checked.stderr
+    findings = [line for line in checked.stdout.splitlines() if ": error:" in line]
+    assert len(findings) == 1 and ":7: error:" in findings[0] and '"play" of "Board"' in findings[0], checked.stdout
     # the replay page's template is package data: the installed clinea finds it
     page = subprocess.run([str(env_dir / "bin" / "clinea"), "view", str(results), "--quiet"],
                           capture_output=True, text=True, timeout=120, cwd=tmp_path)

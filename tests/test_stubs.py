@@ -20,9 +20,19 @@ import clinea.core
 CORE = os.path.dirname(clinea.core.__file__)
 COMPILED = sorted(os.path.splitext(os.path.basename(path))[0] for path in glob.glob(os.path.join(CORE, "*.pyx")))
 # dunders a stub spells out because users call them through syntax
-SPELLED_DUNDERS = {"__len__", "__copy__", "__reduce__", "__eq__", "__init__"}
-NO_DEFAULT = object()
-ANY_DEFAULT = object()
+SPELLED_DUNDERS = {"__len__", "__copy__", "__eq__", "__init__"}
+
+
+class Marker:
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def __repr__(self) -> str:
+        return self.name
+
+
+NO_DEFAULT = Marker("<no default>")
+ANY_DEFAULT = Marker("...")
 
 
 def stub_tree(name: str) -> ast.Module:
@@ -145,11 +155,17 @@ def test_stub_signatures_match_the_compiled_ones(name):
         if not isinstance(node, ast.ClassDef) or runtime.__module__ != module.__name__:
             continue
         members = {child.name: child for child in node.body if isinstance(child, ast.FunctionDef)}
+        # `cdef public` fields: attributes a user may set
+        fields = {child.target.id for child in node.body
+                  if isinstance(child, ast.AnnAssign) and isinstance(child.target, ast.Name)}
         public = {member for member in vars(runtime)
                   if not member.startswith("_") or member in SPELLED_DUNDERS}
         if "__init__" in members:
             public.add("__init__")
-        assert set(members) == public, stub_name
+        assert set(members) | fields == public, stub_name
+        for name in fields:
+            descriptor = inspect.getattr_static(runtime, name)
+            assert isinstance(descriptor, types.GetSetDescriptorType) or hasattr(descriptor, "__set__"), name
         for member, function in members.items():
             declared = stub_parameters(function, module)
             if any(isinstance(d, ast.Name) and d.id == "property" for d in function.decorator_list):

@@ -37,7 +37,7 @@ from clinea.integrations.rl_board import RENDER_MODES, check_render_mode, outcom
 from clinea.players import registry
 from clinea.players.bot import Bot
 from clinea.players.driver import bot_from_options
-from clinea.players.make_bot import PlayerSpec, make_bot
+from clinea.integrations.make_bot import PlayerSpec, make_bot
 
 gymnasium = require("gymnasium", "rl")
 

@@ -20,9 +20,9 @@ from collections.abc import Mapping
 from typing import Any
 
 from clinea.core import Board
+from clinea.integrations.make_bot import PlayerSpec, make_bot
 from clinea.players.bot import Bot
 from clinea.players.game_follower import GameFollower
-from clinea.players.make_bot import PlayerSpec, make_bot
 
 
 def field(record: Any, name: str) -> Any:

@@ -19,8 +19,8 @@ from typing import Any
 
 from clinea.core import Board, Rules
 from clinea.integrations import openspiel_game, require
+from clinea.integrations.make_bot import PlayerSpec, make_bot
 from clinea.players.game_follower import GameFollower
-from clinea.players.make_bot import PlayerSpec, make_bot
 
 pyspiel: Any = require("pyspiel", "openspiel")  # OpenSpiel has no type information
 

@@ -52,4 +52,7 @@ class ProgramBot(Bot):
 
 # programs still open when the interpreter exits are closed, not orphaned
 _OPEN: weakref.WeakSet[ProgramBot] = weakref.WeakSet()
-atexit.register(lambda: [bot.close() for bot in list(_OPEN)])
+@atexit.register
+def _close_open_programs() -> None:
+    for bot in list(_OPEN):
+        bot.close()

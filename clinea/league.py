@@ -27,7 +27,8 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import TYPE_CHECKING, Any
 
 from clinea.bounded import KIB, json_value, read_text
 from clinea.judge import reaper
@@ -38,11 +39,14 @@ from clinea.judge.referee import CRASH, Clock
 from clinea.judge.report import points_of
 from clinea.judge.results import ResultLog, ResultsError
 from clinea.judge.sandbox import Sandbox, SandboxError, SeatLimits
-from clinea.judge.tournament import Player, Runner
+from clinea.judge.tournament import GameSpec, Player, Runner
 from clinea.league_folder import CONFIG, EXAMPLE, FolderWatch, LeagueError, Settings, read_settings, registered_command
 from clinea.league_schedule import LeagueSchedule
 from clinea.league_standings import html_section, json_rows, standings, text
 from clinea.ratings import FitError, fit, pair_scores
+
+if TYPE_CHECKING:  # the page's code is loaded when a page is written
+    from clinea.view import Page
 
 STATE = ".league"
 RESULTS = "results.jsonl"
@@ -108,7 +112,7 @@ class League:
         players = [Player(name, registered_command(settings.baselines[name])) for name in self.baselines]
         self.runner = Runner(players, size, clock, settings.concurrency, sandbox=sandbox)
         self.stopping = False  # set on the way out: a crash then is the league's own kill
-        self.page = None
+        self.page: Page | None = None
         self.paged = 0  # records already on the page
         self.page_due = threading.Event()
         self.page_news: tuple[list[GameRecord], str, str] = ([], "", "")
@@ -219,7 +223,7 @@ class League:
 
     # ------------------------------------------------------------ games
 
-    def specs(self, stop: threading.Event):
+    def specs(self, stop: threading.Event) -> Iterator[GameSpec]:
         """The games to play, chosen as workers get free; waits while none is due."""
         while not stop.is_set():
             with self.lock:
@@ -244,7 +248,7 @@ class League:
                 self._anchor()
             self.changed.set()
 
-    def on_skip(self, spec) -> None:
+    def on_skip(self, spec: GameSpec) -> None:
         """A game not played: a player of it left before it started."""
         with self.lock:
             self.schedule.dropped(spec.id)
@@ -279,16 +283,16 @@ class League:
 
         with self.lock:
             records, section, title = self.page_news
-        if self.page is None:
-            self.page = Page(self.settings.solve_time)
+        page = self.page if self.page is not None else Page(self.settings.solve_time)
+        self.page = page
         start = max(self.paged, len(records) - self.settings.replays)
         for record in records[start:start + PAGE_BATCH]:
-            self.page.add(self.results_path, record)
+            page.add(self.results_path, record)
         self.paged = min(len(records), start + PAGE_BATCH)
         if self.paged < len(records):
             self.page_due.set()  # more to value: the next round goes on at once
-        del self.page.games[:-self.settings.replays or None]
-        data = self.page.data(self.results_path, self.log.header or {})
+        del page.games[:-self.settings.replays or None]
+        data = page.data(self.results_path, self.log.header or {})
         write_whole(os.path.join(self.folder, "standings.html"), render(data, self.settings.refresh, section, title))
 
     def page_loop(self, stop: threading.Event) -> None:

@@ -22,6 +22,7 @@ import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
+from typing import Any
 
 from clinea.bounded import KIB, read_text
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
@@ -102,7 +103,7 @@ class Settings:
     def rules(self) -> Rules:
         return Rules(self.columns, self.rows, self.c, self.p)
 
-    def game(self) -> dict:
+    def game(self) -> dict[str, Any]:
         """What makes two runs of the folder the same league."""
         return {"board": [self.columns, self.rows, self.c, self.p], "time_per_move": self.time_per_move,
                 "baselines": dict(self.baselines), "calibration_games": self.calibration_games,
@@ -130,17 +131,19 @@ def read_settings(folder: str) -> Settings:
         data = tomllib.loads(read_text(path, CONFIG_LIMIT))
     except (OSError, ValueError) as error:  # tomllib's errors are ValueErrors, and so are read_text's
         raise LeagueError(f"{path}: {error}") from None
-    known = {"game": GAME_KEYS, "league": LEAGUE_KEYS, "players": None, "baselines": None}
-    values: dict[str, object] = {}
+    known: dict[str, tuple[str, ...] | None] = {"game": GAME_KEYS, "league": LEAGUE_KEYS, "players": None,
+                                                "baselines": None}
+    values: dict[str, Any] = {}
     for table, content in data.items():
         if table not in known or not isinstance(content, dict):
             raise LeagueError(f"{path}: [{table}] is not a table of a league (allowed: {', '.join(known)})")
-        if known[table] is None:
+        keys = known[table]
+        if keys is None:
             values[table] = players_table(path, table, content)
             continue
         for key, value in content.items():
-            if key not in known[table]:
-                raise LeagueError(f"{path}: [{table}] {key!r} is unknown (allowed: {', '.join(known[table])})")
+            if key not in keys:
+                raise LeagueError(f"{path}: [{table}] {key!r} is unknown (allowed: {', '.join(keys)})")
             values[key] = checked(path, key, value)
     settings = Settings(**values)
     if not settings.baselines:
@@ -151,7 +154,7 @@ def read_settings(folder: str) -> Settings:
     return settings
 
 
-def checked(path: str, key: str, value: object) -> object:
+def checked(path: str, key: str, value: Any) -> Any:
     """`value` for the setting `key`, of its type and in its range."""
     default = {f.name: f.default for f in fields(Settings)}[key]
     if key == "sandbox":
@@ -168,7 +171,7 @@ def checked(path: str, key: str, value: object) -> object:
     return float(value) if isinstance(default, float) else value
 
 
-def players_table(path: str, table: str, content: dict) -> dict[str, str]:
+def players_table(path: str, table: str, content: dict[str, Any]) -> dict[str, str]:
     """[players] or [baselines]: name = "registered-player OPTIONS"."""
     from clinea.players.registry import players
 
@@ -198,7 +201,7 @@ class Entry:
     stamp: tuple[int, int]  # (size, modification time in ns) of its program
 
 
-def bot_in(folder: str, entry: os.DirEntry) -> Entry | None:
+def bot_in(folder: str, entry: os.DirEntry[str]) -> Entry | None:
     """The bot a folder entry is, or None when it is none."""
     if entry.name.startswith((".", "_")) or entry.name == CONFIG:
         return None

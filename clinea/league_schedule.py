@@ -27,6 +27,12 @@ def pairing_of(game_id: str) -> tuple[str, str, int] | None:
     return parts[0], parts[1], int(parts[2])
 
 
+
+def pair_key(a: str, b: str) -> tuple[str, str]:
+    """A pairing's key: its two names in order."""
+    first, second = sorted((a, b))
+    return first, second
+
 class LeagueSchedule:
     """The games played and in flight, and the choice of the next one."""
 
@@ -55,7 +61,7 @@ class LeagueSchedule:
 
     def games(self, a: str, b: str) -> int:
         """Games of the pairing done or in flight."""
-        return len(self.taken.get(tuple(sorted((a, b))), ()))
+        return len(self.taken.get(pair_key(a, b), ()))
 
     def calibrated(self) -> bool:
         """Every calibration game is in the results file."""
@@ -64,16 +70,16 @@ class LeagueSchedule:
 
     def rated(self, bot: str) -> bool:
         """The bot has its rating games against every baseline in the results file."""
-        return all(self.done.get(tuple(sorted((bot, base))), 0) >= self.rating_games for base in self.baselines)
+        return all(self.done.get(pair_key(bot, base), 0) >= self.rating_games for base in self.baselines)
 
     def next(self, calibrated: bool) -> GameSpec | None:
         """The next game to play (marked in flight), None when nothing is due."""
         if not calibrated:
             due = [(pair, self.calibration_games) for pair in itertools.combinations(self.baselines, 2)]
         else:
-            due = [(tuple(sorted((bot, base))), self.rating_games) for bot in self.bots for base in self.baselines]
+            due = [(pair_key(bot, base), self.rating_games) for bot in self.bots for base in self.baselines]
             if not any(self.games(*pair) < cap for pair, cap in due):
-                due = [(tuple(sorted(pair)), self.max_games)
+                due = [(pair_key(*pair), self.max_games)
                        for pair in itertools.combinations(self.bots + self.baselines, 2)
                        if pair[0] in self.bots or pair[1] in self.bots]
         open_pairs = [pair for pair, cap in due if self.games(*pair) < cap]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import html
 import math
+from typing import Any
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -144,7 +145,7 @@ def finite(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def json_rows(table: Standings) -> list[dict]:
+def json_rows(table: Standings) -> list[dict[str, Any]]:
     """The standings as JSON-ready data (standings.json: for scripts and tests)."""
     return [{"name": row.name, "kind": row.kind, "rated": row.rated, "games": row.tally.games,
              "wins": row.tally.wins, "draws": row.tally.draws, "losses": row.tally.losses,

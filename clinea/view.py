@@ -186,13 +186,13 @@ class Page:
     """The page's data, built game by game: a game is valued once, so a
     page rewritten as games come in (clinea league) values only the new."""
 
-    def __init__(self, solve_time: float):
+    def __init__(self, solve_time: float) -> None:
         self.solve_time = solve_time
         self.valuer = Valuer(solve_time)
-        self.index: dict[str, dict] = {"boards": {}, "names": {}, "colours": {}, "reasons": {}}
-        self.games: list[dict] = []
+        self.index: dict[str, dict[Any, int]] = {"boards": {}, "names": {}, "colours": {}, "reasons": {}}
+        self.games: list[dict[str, Any]] = []
 
-    def add(self, path: str, record: GameRecord, progress: Callable[[], None] = lambda: None) -> None:
+    def add(self, path: str, record: GameRecord, progress: Callable[[], object] = lambda: None) -> None:
         """Values `record` (a game of the file `path`) and adds it to the page."""
         try:
             game = self.valuer.analyse(record, progress)
@@ -200,7 +200,7 @@ class Page:
             raise ViewError(f"{path}: game {record.id}: {error}") from None
         self.games.append(game_data(record, game, self.valuer, self.index))
 
-    def data(self, path: str, header: dict) -> dict:
+    def data(self, path: str, header: dict[str, Any]) -> dict[str, Any]:
         """Everything the page shows, as JSON-ready data."""
         return {
             "file": os.path.basename(path),
@@ -213,8 +213,8 @@ class Page:
         }
 
 
-def page_data(path: str, header: dict, records: Sequence[GameRecord], solve_time: float,
-              progress: Callable[[], None] = lambda: None) -> dict:
+def page_data(path: str, header: dict[str, Any], records: Sequence[GameRecord], solve_time: float,
+              progress: Callable[[], object] = lambda: None) -> dict[str, Any]:
     """Everything the page shows, as JSON-ready data."""
     page = Page(solve_time)
     for record in records:

@@ -69,7 +69,7 @@ class Match:
         self.pair = pair
         self.header = header
         self.catch_interrupt = catch_interrupt
-        self.hooks: list[Callable[[GameRecord], None]] = []
+        self.hooks: list[Callable[[GameRecord], object]] = []
         self.forfeits = 0
         self.end = MatchEnd()
         self.interrupted = threading.Event()

@@ -24,8 +24,8 @@ import sys
 
 # the C module under `signal`, without the enums whose building was a fifth
 # of the watchdog's start-up
-from _signal import SIG_IGN, SIGINT, SIGKILL
-from _signal import signal as handle_signal
+from _signal import SIG_IGN, SIGINT, SIGKILL  # type: ignore[import-not-found]  # typeshed knows only `signal`
+from _signal import signal as handle_signal  # type: ignore[import-not-found]
 
 MARK = "CLINEA_SEAT"
 PR_SET_PDEATHSIG = 1
@@ -152,7 +152,7 @@ def kill_all(root: int | None, mark: str, prefix: bool = False, spare: tuple[int
     `adopted`, the orphans this process adopted, over and over until
     nothing is left; reap those that were re-parented here. `spare` are
     pids not to reap (a Popen reaps its own child)."""
-    spare = set(spare)
+    spared = set(spare)
     if root is not None:
         try:
             os.killpg(root, SIGKILL)
@@ -165,7 +165,7 @@ def kill_all(root: int | None, mark: str, prefix: bool = False, spare: tuple[int
                 os.kill(pid, SIGKILL)
             except OSError:
                 pass
-        for pid in zombies - spare:
+        for pid in zombies - spared:
             try:
                 os.waitpid(pid, os.WNOHANG)
             except OSError:  # not our child: its own parent reaps it

@@ -174,22 +174,25 @@ class Runner:
             seats[name] = self.seat(name, worker, logs)
         return seats, logs
 
-    def seat(self, name: str, worker: int, logs: list) -> Seat:
+    def seat(self, name: str, worker: int, logs: list[Transcript]) -> Seat:
         """Worker `worker`'s seat for player `name` (its transcript, if any,
         added to `logs`); a program's process starts with its first game."""
         player = self.players[name]
         if player.command is None:
+            assert self.human_factory is not None, f"{name} is a human seat, and there is no human factory"
             return self.human_factory(name)
-        log = None
+        log: Transcript | None = None
         if self.log_dir:
             os.makedirs(self.log_dir, exist_ok=True)
             suffix = "" if self.concurrency == 1 else f".{worker}"
-            log = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
-                       buffering=1)  # each of the seat's writes, whole lines, reaches the file at once
-            logs.append(log)
+            text = open(os.path.join(self.log_dir, f"{safe_name(name)}{suffix}.log"), "a", encoding="utf-8",
+                        buffering=1)  # each of the seat's writes, whole lines, reaches the file at once
+            log = text
+            logs.append(text)
         elif self.course_log_dir:
-            log = CourseTranscript.open(self.course_log_dir, name, whole_games=self.concurrency > 1)
-            logs.append(log)
+            transcript = CourseTranscript.open(self.course_log_dir, name, whole_games=self.concurrency > 1)
+            log = transcript
+            logs.append(transcript)
         others = [folder for other, folders in self.folders.items() if other != name for folder in folders]
         return ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others)
 
@@ -217,7 +220,7 @@ class Runner:
             if isinstance(seat, ProcessSeat):
                 seat.end_game()
 
-    def seat_up(self, seats: dict[str, Seat], logs: list, worker: int, spec: GameSpec) -> bool:
+    def seat_up(self, seats: dict[str, Seat], logs: list[Transcript], worker: int, spec: GameSpec) -> bool:
         """Before a worker's game: seats for players new since its start,
         none any more for removed ones. False when a player of the game
         was removed since it was scheduled: it is not played."""
@@ -230,11 +233,11 @@ class Runner:
             if spec.first not in self.players or spec.second not in self.players:
                 return False
             for name in (spec.first, spec.second):
-                seat = seats.get(name)
-                if isinstance(seat, ProcessSeat) and seat.command != self.players[name].command:
-                    seat.kill()  # removed and added again as another program meanwhile
-                    seat = None
-                if seat is None:
+                seated = seats.get(name)
+                if isinstance(seated, ProcessSeat) and seated.command != self.players[name].command:
+                    seated.kill()  # removed and added again as another program meanwhile
+                    seated = None
+                if seated is None:
                     seats[name] = self.seat(name, worker, logs)
             return True
 

@@ -14,8 +14,9 @@ import os
 import sys
 import threading
 import time
+from collections.abc import Sequence
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
 from clinea.core.mcts import Mcts
 from clinea.core.search import MATE_SCORE, WIN_SCORE, Search
@@ -70,8 +71,10 @@ PONDER_POLL_SECONDS = 0.001
 PREEMPTION_DECAY = 0.8
 
 
-def describe(score: int) -> str:
+def describe(score: int | None) -> str:
     """A search score as text: proven wins and losses say in how many plies."""
+    if score is None:
+        return "none"
     if score > MATE_SCORE:
         return f"win in {WIN_SCORE - score}"
     if score < -MATE_SCORE:
@@ -130,8 +133,8 @@ class StrongBot(Bot):
     reports = True
     example_options = ("--time-per-move", "0.2")
 
-    def __init__(self, time_per_move: float = 1.0, weights=STRONG_WEIGHTS, tt_log2: int = 20,
-                 solve: bool = True, max_nodes: int = 0, ponder: bool | None = None):
+    def __init__(self, time_per_move: float = 1.0, weights: Sequence[float] = STRONG_WEIGHTS, tt_log2: int = 20,
+                 solve: bool = True, max_nodes: int = 0, ponder: bool | None = None) -> None:
         """`ponder`: think on the opponent's time; None (the default) does
         where this process may run on two cores or more, so that the thinking
         never takes the opponent's only core."""
@@ -156,7 +159,7 @@ class StrongBot(Bot):
         self.setting_up: threading.Thread | None = None
         self.search_ready = threading.Event()
         self.search_ready.set()
-        self.set_up_rules = None  # the rules the last set-up was for
+        self.set_up_rules: Rules | None = None  # the rules the last set-up was for
         # when the request for our first move came (with the opening), if ours is the first move
         self.first_request: float | None = None
         # how far past its budget the machine lately pushed a move (see PREEMPTION_DECAY)
@@ -165,6 +168,13 @@ class StrongBot(Bot):
         # draw / loss value there: whatever the opponent replies, we keep at
         # least that, which the solver then need not prove again
         self.kept: tuple[list[int], int] | None = None
+
+    @property
+    def exact_solver(self) -> Solver:
+        """The solver, where the caller knows strong runs with one."""
+        if self.solver is None:
+            raise RuntimeError("strong runs without its solver here")
+        return self.solver
 
     @property
     def time_per_move(self) -> float:
@@ -234,7 +244,7 @@ class StrongBot(Bot):
         if self.solver is None or not (near or standard) or not self._finish_set_up(wait):
             return False
         self.solver.prepare(board)  # a no-op after new_game, unless the game changed
-        return near or self.solver.uses_book
+        return near or self.exact_solver.uses_book
 
     def ponder(self, board: Board) -> None:
         """Thinks on the opponent's time, in a thread, until it answers. On
@@ -295,15 +305,15 @@ class StrongBot(Bot):
     def _solve_replies(self, board: Board, floor: int | None, depth: int, clock: TimeManager) -> bool:
         """`_think_on` to `depth` moves of ours after `board`; False once the
         budget ran out (or the solver was stopped)."""
-        replies = []
+        replies: list[tuple[int, int, int]] = []
         for col in centre_first(board.columns):
             if board.can_play(col) and not board.is_winning_move(col):
                 if clock.exhausted():
                     return False
                 board.play(col)
                 peek = min(PEEK_NODES, clock.nodes_left()) if clock.limits.nodes else PEEK_NODES
-                ours = self.solver.solve(board, weak=True, max_nodes=peek)
-                clock.nodes += self.solver.nodes
+                ours = self.exact_solver.solve(board, weak=True, max_nodes=peek)
+                clock.nodes += self.exact_solver.nodes
                 board.undo()
                 replies.append((1 if ours is None else ours, len(replies), col))
         for ours, _, col in sorted(replies):
@@ -314,9 +324,9 @@ class StrongBot(Bot):
             board.play(col)
             try:
                 limits = clock.share()
-                done = self.solver.play_value(board, weak=True, max_nodes=limits.nodes, time_limit=limits.time,
+                done = self.exact_solver.play_value(board, weak=True, max_nodes=limits.nodes, time_limit=limits.time,
                                               at_least=floor)
-                clock.nodes += self.solver.nodes
+                clock.nodes += self.exact_solver.nodes
                 if done is None:
                     return False
                 move, value = done
@@ -358,11 +368,11 @@ class StrongBot(Bot):
         move keeping at least what that move kept); the exact distance only
         while time remains, so a slow exact solve never costs the value."""
         floor = self._value_at(board.moves()[:-1])
-        weak = clock.spent(self.solver.search(board, clock.share(share), weak=True, at_least=floor))
+        weak = clock.spent(self.exact_solver.search(board, clock.share(share), weak=True, at_least=floor))
         if not weak.proven:
             return None
         if not clock.exhausted():
-            exact = clock.spent(self.solver.search(board, clock.share(share)))
+            exact = clock.spent(self.exact_solver.search(board, clock.share(share)))
             if exact.proven:
                 return exact
         if weak.move is None:
@@ -372,7 +382,7 @@ class StrongBot(Bot):
     def _stored_lines(self) -> StrongLines | None:
         """Our own lines (clinea.players.strong_lines), loaded once the game
         is the one the book covers: at new_game, before the first move's clock."""
-        if self.lines is None and self.solver.uses_book:
+        if self.lines is None and self.exact_solver.uses_book:
             self.lines = StrongLines.load()
         return self.lines
 
@@ -392,12 +402,12 @@ class StrongBot(Bot):
                             start=self.first_request, preempted=self.preempted)
         self.first_request = None
         self.stop_pondering()
-        found = None
+        found: SearchResult | None = None
         solving = self._solve_worth_trying(board, self._set_up_patience(clock))
         if solving:
             found = self._from_lines(board)
             if found is None:
-                found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.solver.uses_book else SOLVE_SHARE)
+                found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.exact_solver.uses_book else SOLVE_SHARE)
         if found is None:
             if board.is_wide:
                 found = clock.spent(self._monte_carlo().search(board, clock.share()))
@@ -409,12 +419,12 @@ class StrongBot(Bot):
             else:
                 found = clock.spent(self.search.think(board, clock.share(), start_share=BIG_BOARD_START_SHARE,
                                                       keep_partial=True))
-            if solving and found.move in self.solver.refuted and self.solver.trying is not None:
+            if solving and found.move in self.exact_solver.refuted and self.exact_solver.trying is not None:
                 # the solve ran out of time, but not before proving this move
                 # loses the value: its next move in line is not known to
-                found.move = self.solver.trying
+                found.move = self.exact_solver.trying
         self.kept = None
-        if found.source == "solver" and found.proven and found.move is not None:
+        if found.source == "solver" and found.proven and found.move is not None and found.score is not None:
             self.kept = (board.moves() + [found.move], (found.score > 0) - (found.score < 0))
             if not clock.reached(SOLVE_SHARE_WITH_BOOK):
                 self._think_ahead(board, found.move, clock)
@@ -425,7 +435,9 @@ class StrongBot(Bot):
         self.last = found
         self.last_clock = clock
         if self.verbose:
-            self._report()
+            self._report(found)
+        if found.move is None:
+            raise ValueError("the game is over: there is no move to choose")
         return found.move
 
     def _monte_carlo(self) -> Mcts:
@@ -444,8 +456,7 @@ class StrongBot(Bot):
         if not board.is_over():
             self._think_on(board, clock)
 
-    def _report(self) -> None:
-        found = self.last
+    def _report(self, found: SearchResult) -> None:
         nps = found.nodes / found.time if found.time > 0 else 0.0
         if found.source == "solver":
             what = f"{'weak' if found.weak else 'exact'} solve score {found.score}"

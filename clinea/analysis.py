@@ -16,6 +16,7 @@ from typing import Any
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
+from clinea.core.timeman import Limits
 
 WIN, DRAW, LOSS = "win", "draw", "loss"
 
@@ -123,7 +124,7 @@ def analyse(board_size: Rules, moves: Sequence[int], solver: Solver,
             values[ply] = cache[key]
         else:
             values[ply] = solver.solve(board, weak=weak,
-                                       time_limit=time_limit * HURRIED_SHARE if hurried else time_limit)
+                                       limits=Limits(time=time_limit * HURRIED_SHARE if hurried else time_limit))
             if cache is not None:
                 cache[key] = values[ply]
         unsolved_in_a_row = unsolved_in_a_row + 1 if values[ply] is None else 0

@@ -73,12 +73,12 @@ def games_from(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
             except ValueError as error:  # the judge's own check of every field
                 raise AnalyzeError(f"{args.games}: game {index + 1}: not a judge record: {error}") from None
             size = tuple(record[key] for key in ("columns", "rows", "c", "p"))
-            yield {**record, "size": size, "moves": list(record["moves"])}
+            yield {**record, "rules": size, "moves": list(record["moves"])}
     try:
         board = position(Board(args.columns, args.rows, args.c, args.p), args.games)
     except ValueError as error:
         raise AnalyzeError(f"{args.games!r} is neither a results file nor a move string: {error}") from None
-    yield {"id": args.games, "size": board.geometry(), "moves": board.moves(), "players": ["X", "O"]}
+    yield {"id": args.games, "rules": board.rules, "moves": board.moves(), "players": ["X", "O"]}
 
 
 def shown(value: int | None) -> str:
@@ -86,7 +86,7 @@ def shown(value: int | None) -> str:
 
 
 def game_text(record: dict[str, Any], game: GameAnalysis, names: list[str]) -> str:
-    columns, rows, c, p = record["size"]
+    columns, rows, c, p = record["rules"]
     notation = solver_notation(game.moves, columns, rows, c, p)
     result = record.get("winner")
     ending = f"winner {result}" if result else ("a draw" if "winner" in record else "")
@@ -160,7 +160,7 @@ def main(argv: list[str] | None = None) -> int:
     try:
         for record in records:
             try:
-                game = analyse(record["size"], record["moves"], solver, args.time_limit, args.weak, advance)
+                game = analyse(record["rules"], record["moves"], solver, args.time_limit, args.weak, advance)
             except ValueError as error:  # an illegal move or a bad size in a record
                 print(f"clinea analyze: game {record['id']}: {error}", file=sys.stderr)
                 return 2
@@ -170,7 +170,7 @@ def main(argv: list[str] | None = None) -> int:
                 tqdm.write(game_text(record, game, names), file=sys.stdout)
             if jsonl is not None:
                 jsonl.write(json.dumps({"id": record["id"], "players": names, **game.to_dict(),
-                                        "notation": solver_notation(game.moves, *record["size"])}) + "\n")
+                                        "notation": solver_notation(game.moves, *record["rules"])}) + "\n")
             for player in (0, 1):
                 tally = kept_by_name.setdefault(names[player], [0, 0])
                 for index, count in enumerate(game.kept_counts(player)):

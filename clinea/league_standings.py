@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import html
 import math
-from typing import Any
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from clinea.judge.record import GameRecord
 from clinea.judge.report import Tally, points_of

@@ -121,7 +121,7 @@ def cut_short_part() -> Part:
     nodes, answers = 0, []
     for position in (STANDARD[2], WIDE[0]):
         solver = Solver(TT_LOG2, book=False)
-        answers.append((solver.play_value(position.board(), max_nodes=CUT_SHORT_NODES, at_least=0),
+        answers.append((solver.play_value(position.board(), limits=Limits(nodes=CUT_SHORT_NODES), at_least=0),
                         tuple(solver.refuted), solver.trying))
         nodes += solver.nodes
     return Part("solver cut short", nodes, tuple(answers))

@@ -469,7 +469,7 @@ cdef class Board:
     def __eq__(self, other):
         if not isinstance(other, Board):
             return NotImplemented
-        return (self.geometry() == other.geometry() and self.moves_played == other.moves_played
+        return (self.rules_ == other.rules_ and self.moves_played == other.moves_played
                 and self.grid() == other.grid())
 
     __hash__ = None
@@ -477,10 +477,6 @@ cdef class Board:
     @property
     def rules(self) -> Rules:
         """The rules of this game: (columns, rows, c, p)."""
-        return self.rules_
-
-    def geometry(self) -> Rules:
-        """The rules as (columns, rows, c, p): the same as `rules`."""
         return self.rules_
 
     # ------------------------------------------------------ move sequences

@@ -144,7 +144,7 @@ cdef class OpeningBook:
         (for the side to move: the first player), or None if it has none."""
         if not book_covers(&board.g) or board.moves_played != BOOK_PLY:
             raise ValueError(f"the book holds 7x6 c=4 p=21 positions with {BOOK_PLY} stones, "
-                             f"not {board.geometry()} with {board.moves_played}")
+                             f"not {board.rules} with {board.moves_played}")
         value = book_score(&self.view, board.bits.current, board.bits.mask)
         return None if value == BOOK_MISS else value
 

@@ -66,7 +66,7 @@ few nodes where the cell array ran out of 2 million. Larger boards use a
 plain negamax over the Board's C API (immediate wins, bounds, centre-first
 order, a table keyed on the Zobrist key): exact but slower.
 
-A budget (``max_nodes``, ``time_limit``) aborts a call, which then returns
+A budget (``Limits``: nodes, seconds) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
 """
 from libc.stdint cimport uint64_t
@@ -696,7 +696,7 @@ cdef class Solver:
         if s.far.entries == NULL or s.near.entries == NULL:
             allocate_table(&s.far)
             allocate_table(&s.near)
-        geometry = board.geometry()
+        geometry = board.rules
         if geometry != self.geometry_:
             # same keys mean other positions (or other values) in another game
             if self.geometry_ is not None:
@@ -778,18 +778,18 @@ cdef class Solver:
             return None
         return r
 
-    def solve(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+    def solve(self, Board board, bint weak=False, limits: Limits = Limits()):
         """Exact score of `board` for the side to move (weak: 1 win, 0 draw,
-        -1 loss), or None if `max_nodes` nodes or `time_limit` seconds (0: no
-        limit) ran out first. A finished game scores as the loss it is."""
-        self._prepare(board, max_nodes, time_limit)
+        -1 loss), or None if the nodes or seconds of `limits` (0: no limit)
+        ran out first. A finished game scores as the loss it is."""
+        self._prepare(board, limits.nodes, limits.time)
         return self._solve_position(board, weak)
 
-    def analyze(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+    def analyze(self, Board board, bint weak=False, limits: Limits = Limits()):
         """Score of playing each column, for the side to move (None where the
-        column cannot be played), or None if the budget, shared by all
+        column cannot be played), or None if `limits`, shared by all
         columns, ran out."""
-        self._prepare(board, max_nodes, time_limit)
+        self._prepare(board, limits.nodes, limits.time)
         if board.c_is_over():
             return [None] * board.c_geometry().columns
         cdef Board child = board.copy()
@@ -810,12 +810,11 @@ cdef class Solver:
             scores.append(-value)
         return scores
 
-    def play_value(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0,
-                   at_least=None):
+    def play_value(self, Board board, bint weak=False, limits: Limits = Limits(), at_least=None):
         """``(column, score)``: a column that keeps the exact score (weak: 1
         win, 0 draw, -1 loss) of `board` for the side to move, and that
         score; the column is None when the game is over, or, weak, when
-        every move loses. None if the budget ran out.
+        every move loses. None if `limits` ran out.
 
         One solve of `board` (at the book's ply, a lookup) and one search
         at the root for a move that reaches its score, in the solver's own
@@ -831,7 +830,7 @@ cdef class Solver:
         cdef Search* s = &self.s
         cdef int n = board.c_moves()
         cdef int target, found
-        self._prepare(board, max_nodes, time_limit)
+        self._prepare(board, limits.nodes, limits.time)
         cdef bint bits = (s.g.bitboard or s.g.wide or s.wide4) and not self.force_generic
         cdef Wide4 cur4, mask4
         s.refuted = 0
@@ -846,7 +845,7 @@ cdef class Solver:
             if board.c_can_play(col) and board.c_wins_with(col):
                 return col, 1 if weak else win_now(s, n)
         if not bits or n + 1 >= s.g.max_moves:
-            scores = self.analyze(board, weak, max_nodes, time_limit)
+            scores = self.analyze(board, weak, limits)
             if scores is None:
                 return None
             col = best_column(scores)
@@ -905,14 +904,14 @@ cdef class Solver:
         budget ran out. With `at_least`, the score is that bound, not the
         exact score."""
         cdef double started = monotonic()
-        found = self.play_value(board, weak, limits.nodes, limits.time, at_least)
+        found = self.play_value(board, weak, limits, at_least)
         move, score = (None, None) if found is None else found
         return SearchResult(move, score, 0, self.s.nodes, monotonic() - started, found is not None, weak, "solver",
                             late=self.s.deadline.late if self.s.deadline.passed else None,
                             read_gap=self.s.deadline.gap)
 
-    def best_move(self, Board board, bint weak=False, long long max_nodes=0, double time_limit=0.0):
+    def best_move(self, Board board, bint weak=False, limits: Limits = Limits()):
         """A column of best score (the most central among equals, left
-        first), or None if the game is over or the budget ran out."""
-        scores = self.analyze(board, weak, max_nodes, time_limit)
+        first), or None if the game is over or `limits` ran out."""
+        scores = self.analyze(board, weak, limits)
         return None if scores is None else best_column(scores)

@@ -505,10 +505,10 @@ def seat_game_time(args: argparse.Namespace, control: TimeControl | None, moves:
     return None
 
 
-def run_limits(args: argparse.Namespace, players: list[Player], size: Rules, games: int | None) -> SeatLimits:
+def run_limits(args: argparse.Namespace, players: list[Player], rules: Rules, games: int | None) -> SeatLimits:
     """What one seat of the run may use: --seat-limits, with a CPU backstop
     of what the run's clock lets a seat's games take."""
-    seat_times = [seat_game_time(args, player.time_control, size.p) for player in players]
+    seat_times = [seat_game_time(args, player.time_control, rules.p) for player in players]
     bounded = [seconds for seconds in seat_times if seconds is not None]
     per_game = max(bounded) if len(bounded) == len(seat_times) else None  # the longest clock bounds every seat
     if per_game is not None:
@@ -537,18 +537,18 @@ def run_settings(argv: list[str]) -> SeatSettings:
     """The seat settings of a run from its argv alone (a results file of an
     older clinea, whose header keeps nothing else), with today's defaults."""
     _, args, players, course, _ = parse(argv, resumed=True)
-    size = Rules(args.columns, args.rows, args.c, args.p)
-    limits = run_limits(args, players, size, total_games(args, [p.name for p in players], course))
+    rules = Rules(args.columns, args.rows, args.c, args.p)
+    limits = run_limits(args, players, rules, total_games(args, [p.name for p in players], course))
     return seat_settings.recorded(args, players, limits, STARTUP_GRACE)
 
 
-def schedule(args: argparse.Namespace, names: list[str], size: Rules, course: bool) -> Iterator[GameSpec]:
+def schedule(args: argparse.Namespace, names: list[str], rules: Rules, course: bool) -> Iterator[GameSpec]:
     """The run's games, made as they are played."""
     book = getattr(args, "book", None)
     if course:
-        return course_schedule(names[0], names[1], args.games, args.first, args.seed, size, args.openings,
+        return course_schedule(names[0], names[1], args.games, args.first, args.seed, rules, args.openings,
                                book, args.openings_order)
-    return tournament_schedule(names, args.schedule, args.games or 1, args.seed, size, args.openings,
+    return tournament_schedule(names, args.schedule, args.games or 1, args.seed, rules, args.openings,
                                book, args.openings_order)
 
 
@@ -572,7 +572,7 @@ def sprt_of(args: argparse.Namespace) -> Sprt | None:
     return Sprt(elo0, elo1, alpha, beta, args.sprt_model)
 
 
-def make_runner(args: argparse.Namespace, players: list[Player], size: Rules, table: Table | None,
+def make_runner(args: argparse.Namespace, players: list[Player], rules: Rules, table: Table | None,
                 course_logs: str | None, sandbox: Sandbox) -> Runner | RayRunner:
     """Who plays the games: local workers, or tables on Ray with --ray."""
     def clock_factory() -> Clock:
@@ -581,8 +581,8 @@ def make_runner(args: argparse.Namespace, players: list[Player], size: Rules, ta
 
     if args.ray is not None:
         from clinea.judge.ray_backend import RayRunner
-        return RayRunner(args.ray, players, size, clock_factory, args.concurrency, args.log_dir, sandbox)
-    return Runner(players, size, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
+        return RayRunner(args.ray, players, rules, clock_factory, args.concurrency, args.log_dir, sandbox)
+    return Runner(players, rules, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
                   table.human if table else None, table.view if table else None, course_logs, sandbox)
 
 
@@ -642,21 +642,21 @@ def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[st
 def run(argv: list[str]) -> int:
     """`clinea judge`: parses, wires a Match and reports how it ended."""
     parser, args, players, course, run_argv = parse(argv)
-    size = Rules(args.columns, args.rows, args.c, args.p)
+    rules = Rules(args.columns, args.rows, args.c, args.p)
     names = [player.name for player in players]
     path = args.resume or args.results
     standings = Standings(paired=args.paired)
     log = open_results(parser, args, path, standings)
     humans = any(player.command is None for player in players)
     programs = not all(player.command is None for player in players)
-    table = Table(size, open_window(size) if args.ui else None) if args.ui or humans else None
+    table = Table(rules, open_window(rules) if args.ui else None) if args.ui or humans else None
     course_logs = COURSE_LOG_DIR if course and not args.log_dir else None
     total = total_games(args, names, course)
-    limits = run_limits(args, players, size, total)
+    limits = run_limits(args, players, rules, total)
     sandbox = confinement(parser, args, limits, [path, path and key_path(path), args.log_dir, course_logs])
     # what a replay of one of its games needs beside the argv (clinea.judge.seat_settings)
     header = {"argv": run_argv, seat_settings.KEY: seat_settings.recorded(args, players, limits, STARTUP_GRACE).to_json()}
-    match = Match(make_runner(args, players, size, table, course_logs, sandbox), schedule(args, names, size, course),
+    match = Match(make_runner(args, players, rules, table, course_logs, sandbox), schedule(args, names, rules, course),
                   standings, log, sprt_of(args), (names[0], names[1]) if args.sprt else None, header,
                   catch_interrupt=not humans)
     end = match.play(sandbox, watch(match, args, table, sandbox, total, programs))

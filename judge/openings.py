@@ -25,18 +25,18 @@ class OpeningsError(ValueError):
     """A file that gives no usable openings; the message names the line."""
 
 
-def check_opening(text: str, size: Rules) -> list[int]:
-    """The 0-based columns of one opening line, legal under `size` and
+def check_opening(text: str, rules: Rules) -> list[int]:
+    """The 0-based columns of one opening line, legal under `rules` and
     leaving the game open. Raises ValueError saying why not."""
-    moves = parse_moves(text, size.columns)
-    board = Board(*size)
+    moves = parse_moves(text, rules.columns)
+    board = Board(*rules)
     board.play_moves(moves)
     if board.is_over():
         raise ValueError("the opening already ends the game (a win or a full board)")
     return moves
 
 
-def read_openings(path: str, size: Rules) -> list[list[int]]:
+def read_openings(path: str, rules: Rules) -> list[list[int]]:
     """Every opening of the file at `path` (read with a bound), checked."""
     try:
         text = read_text(path, MAX_BYTES)
@@ -52,7 +52,7 @@ def read_openings(path: str, size: Rules) -> list[list[int]]:
         if len(line) > MAX_LINE:
             raise OpeningsError(f"{path} line {number}: longer than {MAX_LINE} characters")
         try:
-            openings.append(check_opening(line, size))
+            openings.append(check_opening(line, rules))
         except ValueError as error:
             raise OpeningsError(f"{path} line {number} {line[:60]!r}: {error}") from None
     if not openings:

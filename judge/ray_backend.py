@@ -57,13 +57,13 @@ class ProgramUnavailable(SystemExit):
 class Table:
     """One worker of the schedule, on whichever node Ray chooses."""
 
-    def __init__(self, players: Sequence[Player], size: Rules, clock_factory: Callable[[], Clock],
+    def __init__(self, players: Sequence[Player], rules: Rules, clock_factory: Callable[[], Clock],
                  concurrency: int, log_dir: str | None, index: int, cwd: str | None,
                  sandbox: tuple[str, SeatLimits, tuple[str, ...]] | None = None):
         if cwd is not None:
             os.chdir(cwd)
         # the sandbox is made again here: whether bwrap works is this node's question
-        self.runner = Runner(players, size, clock_factory, concurrency, log_dir,
+        self.runner = Runner(players, rules, clock_factory, concurrency, log_dir,
                              sandbox=None if sandbox is None else Sandbox(*sandbox))
         self.seats, self.logs = self.runner.seats_for_worker(index)
 
@@ -142,10 +142,10 @@ def check_nodes(ray: Any, players: Sequence[Player], cwd: str | None) -> None:
                                  f"({where}; see `clinea judge --help` on --ray):\n" + "\n".join(problems))
 
 
-def game_deadline(size: Rules, clock: Clock) -> float | None:
+def game_deadline(rules: Rules, clock: Clock) -> float | None:
     """Seconds a game may take on Ray, a table's restarts and replays
     included, at most; None when the clock sets no bound (no time limit)."""
-    moves = min(size.columns * size.rows, 2 * size.p)
+    moves = min(rules.columns * rules.rows, 2 * rules.p)
     bounds = []
     if clock.per_move is not None:
         bounds.append(moves * (clock.per_move + clock.grace))
@@ -161,18 +161,18 @@ class RayRunner:
 
     `concurrency` None means one table per CPU of the cluster."""
 
-    def __init__(self, address: str | None, players: Sequence[Player], size: Rules,
+    def __init__(self, address: str | None, players: Sequence[Player], rules: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int | None = None,
                  log_dir: str | None = None, sandbox: Sandbox | None = None):
         self.address = address
         self.sandbox = None if sandbox is None else (sandbox.mode, sandbox.limits, sandbox.hidden)
         self.players = list(players)
-        self.size = size
+        self.rules = rules
         self.clock_factory = clock_factory
         self.concurrency = concurrency
         self.log_dir = log_dir
         self.stop = threading.Event()
-        self.game_deadline = game_deadline(size, clock_factory())
+        self.game_deadline = game_deadline(rules, clock_factory())
 
     def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None]) -> None:
         """Plays `specs`, calling `on_record` in this thread as each game
@@ -188,7 +188,7 @@ class RayRunner:
             # more tables than CPUs would wait for CPUs that never come
             count = min(self.concurrency or cluster_cpus(ray), cluster_cpus(ray), len(todo))
             remote_table = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(Table)
-            tables = [remote_table.remote(self.players, self.size, self.clock_factory, count, self.log_dir,
+            tables = [remote_table.remote(self.players, self.rules, self.clock_factory, count, self.log_dir,
                                           index, cwd, self.sandbox) for index in range(count)]
             try:
                 self._deal(ray, tables, todo, on_record)

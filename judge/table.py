@@ -19,7 +19,7 @@ if TYPE_CHECKING:  # pygame is optional: the window is imported only when asked 
 __all__ = ["MatchStopped", "Table", "open_window"]
 
 
-def open_window(size: Rules) -> Window | None:
+def open_window(rules: Rules) -> Window | None:
     """The game window, or None after one stderr line saying why the terminal
     is used instead (no pygame, or no display)."""
     try:
@@ -29,15 +29,15 @@ def open_window(size: Rules) -> Window | None:
               "showing the board in the terminal", file=sys.stderr)
         return None
     try:
-        return Window(size)
+        return Window(rules)
     except WindowUnavailable as error:
         print(f"clinea judge: no display ({error}): showing the board in the terminal", file=sys.stderr)
         return None
 
 
 class Table:
-    def __init__(self, size: Rules, window: Window | None = None) -> None:
-        self.size = size
+    def __init__(self, rules: Rules, window: Window | None = None) -> None:
+        self.rules = rules
         self.window = window
         self.wins: dict[str, int] = {}  # games won by each player so far, in order of appearance
         self.draws = 0
@@ -47,7 +47,7 @@ class Table:
         return " · ".join([f"{name} {won}" for name, won in self.wins.items()] + [f"draws {self.draws}"])
 
     def start_board(self, spec: GameSpec) -> Board:
-        board = Board(*self.size)
+        board = Board(*self.rules)
         board.play_moves(spec.opening)
         return board
 

@@ -41,10 +41,10 @@ class GameSpec:
     opening: list[int] = field(default_factory=list)
 
 
-def random_opening(rng: random.Random, size: Rules, plies: int) -> list[int]:
+def random_opening(rng: random.Random, rules: Rules, plies: int) -> list[int]:
     """`plies` uniformly random moves that do not end the game (fewer if the
     board leaves no such move)."""
-    board = Board(*size)
+    board = Board(*rules)
     for _ in range(plies):
         safe = [col for col in board.legal_columns()
                 if not board.is_winning_move(col) and board.moves_played + 1 < board.max_moves]
@@ -54,17 +54,17 @@ def random_opening(rng: random.Random, size: Rules, plies: int) -> list[int]:
     return board.moves()
 
 
-def pair_openings(rng: random.Random, size: Rules, plies: int,
+def pair_openings(rng: random.Random, rules: Rules, plies: int,
                   book: Sequence[list[int]] | None, order: str) -> Iterator[list[int]]:
     """The opening of each game pair: from the `book` (clinea.judge.openings)
     when there is one, else `plies` random plies."""
     if book:
         return opening_stream(book, order, rng)
-    return (random_opening(rng, size, plies) for _ in itertools.count())
+    return (random_opening(rng, rules, plies) for _ in itertools.count())
 
 
 def course_schedule(blue: str, red: str, games: int | None, first: str | None, seed: int,
-                    size: Rules, openings: int = 0, book: Sequence[list[int]] | None = None,
+                    rules: Rules, openings: int = 0, book: Sequence[list[int]] | None = None,
                     order: str = "sequential") -> Iterator[GameSpec]:
     """The course judge's match: `blue` always azul, `red` always rojo; the
     first player is `first` ("azul"/"rojo") or drawn at random per game. With
@@ -74,7 +74,7 @@ def course_schedule(blue: str, red: str, games: int | None, first: str | None, s
     `games` None is the course's match without --iterations: until stopped."""
     rng = random.Random(seed)
     opening: list[int] = []
-    stream = pair_openings(rng, size, openings, book, order) if openings or book else None
+    stream = pair_openings(rng, rules, openings, book, order) if openings or book else None
     for k in itertools.count() if games is None else range(games):
         if stream is not None:
             if k % 2 == 0:
@@ -95,7 +95,7 @@ def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
 
 
 def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
-                        size: Rules, openings: int = 0, book: Sequence[list[int]] | None = None,
+                        rules: Rules, openings: int = 0, book: Sequence[list[int]] | None = None,
                         order: str = "sequential") -> Iterator[GameSpec]:
     """Every pairing plays `games` games: game k has player A first when k is
     even, and A azul when k // 2 is even, so each four games cover every
@@ -105,7 +105,7 @@ def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
     rng = random.Random(seed)
     for a, b in pairings(names, kind):
         opening: list[int] = []
-        stream = pair_openings(rng, size, openings, book, order) if openings or book else None
+        stream = pair_openings(rng, rules, openings, book, order) if openings or book else None
         for k in range(games):
             if stream and k % 2 == 0:
                 opening = next(stream)
@@ -122,22 +122,22 @@ def pairing_game(a: str, b: str, k: int, opening: Sequence[int] = ()) -> GameSpe
     return GameSpec(f"{a}|{b}|{k}", b, a, (b_colour, a_colour), list(opening))
 
 
-def record(spec: GameSpec, size: Rules, result: GameResult) -> GameRecord:
+def record(spec: GameSpec, rules: Rules, result: GameResult) -> GameRecord:
     """The results-file record of a game played from `spec`."""
     names = (spec.first, spec.second)
-    return GameRecord(spec.id, *size, names, spec.colours, tuple(spec.opening), tuple(result.moves),
+    return GameRecord(spec.id, *rules, names, spec.colours, tuple(spec.opening), tuple(result.moves),
                       tuple(round(t, 6) for t in result.times),
                       None if result.winner is None else names[result.winner], result.reason,
                       None if result.forfeit is None else names[result.forfeit])
 
 
-def play_game(seats: dict[str, Seat], spec: GameSpec, size: Rules, clock: Clock,
+def play_game(seats: dict[str, Seat], spec: GameSpec, rules: Rules, clock: Clock,
               on_move: Callable[[Board], object] | None = None) -> GameRecord:
     """One game from its spec to its record, on `seats` (by player name),
     which stay open for the next game: the unit any runner schedules."""
-    result = referee((seats[spec.first], seats[spec.second]), Board(*size), spec.opening, clock,
+    result = referee((seats[spec.first], seats[spec.second]), Board(*rules), spec.opening, clock,
                      spec.colours, on_move)
-    return record(spec, size, result)
+    return record(spec, rules, result)
 
 
 class Runner:
@@ -145,7 +145,7 @@ class Runner:
     process per player, reused from game to game (the course judge's way) and
     restarted by its seat after a forfeit."""
 
-    def __init__(self, players: Sequence[Player], size: Rules,
+    def __init__(self, players: Sequence[Player], rules: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
                  log_dir: str | None = None, human_factory: Callable[[str], Seat] | None = None,
                  on_move_factory: Callable[[GameSpec], Callable[[Board], object]] | None = None,
@@ -154,7 +154,7 @@ class Runner:
         # every seat confined (clinea.judge.sandbox), out of sight of the others' folders
         self.sandbox = sandbox
         self.folders = {player.name: program_folders(player.command) for player in players if player.command}
-        self.size = size
+        self.rules = rules
         self.clock_factory = clock_factory
         self.concurrency = max(1, concurrency)
         self.log_dir = log_dir
@@ -247,7 +247,7 @@ class Runner:
         on_move = self.on_move_factory(spec) if self.on_move_factory else None
         clock = self.clock_factory()
         clock.controls = (self.players[spec.first].time_control, self.players[spec.second].time_control)
-        return play_game(seats, spec, self.size, clock, on_move)
+        return play_game(seats, spec, self.rules, clock, on_move)
 
     def run(self, specs: Iterable[GameSpec], on_record: Callable[[GameRecord], None],
             on_skip: Callable[[GameSpec], None] = lambda spec: None) -> None:

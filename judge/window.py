@@ -48,7 +48,7 @@ class WindowUnavailable(Exception):
 
 
 class Window:
-    def __init__(self, size: Rules):
+    def __init__(self, rules: Rules):
         if not any(os.environ.get(name) for name in ("DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER")):
             # asked anyway, SDL would pick its offscreen driver and complain on stderr
             raise WindowUnavailable("neither DISPLAY nor WAYLAND_DISPLAY is set")
@@ -61,7 +61,7 @@ class Window:
             pygame.display.quit()
             raise WindowUnavailable(f"SDL found only its {driver} driver")
         pygame.font.init()
-        self.columns, self.rows = size[0], size[1]
+        self.columns, self.rows = rules[0], rules[1]
         self.cell = max(6, min(80, 1000 // self.columns, 640 // (self.rows + 1)))
         self.top = self.cell  # a band above the board, where tokens start falling
         width = self.columns * self.cell

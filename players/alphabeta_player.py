@@ -16,6 +16,7 @@ import argparse
 
 from clinea.core import Board
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
+from clinea.core.timeman import Limits
 from clinea.players.driver import main_for
 from clinea.players.exact import DEFAULT_TIME_PER_MOVE, ExactBot
 from clinea.players.options import bounded_int
@@ -36,7 +37,7 @@ class AlphabetaBot(ExactBot):
         self.solver.prepare(board)  # table and book before the first move, not in it
 
     def exact_values(self, board: Board, seconds: float) -> list[int | None] | None:
-        values = self.solver.analyze(board, weak=True, time_limit=seconds)
+        values = self.solver.analyze(board, weak=True, limits=Limits(time=seconds))
         self.nodes = self.solver.nodes
         return values
 

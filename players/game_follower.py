@@ -30,7 +30,7 @@ class GameFollower:
             board = seen.copy()
             # one stone is the opponent's first move: the game started
             # empty; with more, a game joined half-way starts where it is
-            start = Board(*seen.geometry()) if seen.moves_played <= 1 else seen
+            start = Board(*seen.rules) if seen.moves_played <= 1 else seen
             self.bot.new_game(start.copy(), seen.moves_played % 2)
         column = self.bot.choose(board.copy())
         if not board.can_play(column):
@@ -42,7 +42,7 @@ class GameFollower:
     def _continued(self, seen: Board) -> Board | None:
         """Our last board plus the opponent's move, when `seen` is that."""
         after = self.after
-        if after is None or after.geometry() != seen.geometry() or seen.moves_played != after.moves_played + 1:
+        if after is None or after.rules != seen.rules or seen.moves_played != after.moves_played + 1:
             return None
         grown = [col for col in range(seen.columns) if seen.height(col) != after.height(col)]
         if len(grown) != 1 or not after.can_play(grown[0]):

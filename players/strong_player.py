@@ -312,7 +312,7 @@ class StrongBot(Bot):
                     return False
                 board.play(col)
                 peek = min(PEEK_NODES, clock.nodes_left()) if clock.limits.nodes else PEEK_NODES
-                ours = self.exact_solver.solve(board, weak=True, max_nodes=peek)
+                ours = self.exact_solver.solve(board, weak=True, limits=Limits(nodes=peek))
                 clock.nodes += self.exact_solver.nodes
                 board.undo()
                 replies.append((1 if ours is None else ours, len(replies), col))
@@ -324,7 +324,7 @@ class StrongBot(Bot):
             board.play(col)
             try:
                 limits = clock.share()
-                done = self.exact_solver.play_value(board, weak=True, max_nodes=limits.nodes, time_limit=limits.time,
+                done = self.exact_solver.play_value(board, weak=True, limits=limits,
                                               at_least=floor)
                 clock.nodes += self.exact_solver.nodes
                 if done is None:

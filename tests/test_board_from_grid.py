@@ -32,7 +32,7 @@ def reference_rows_top_first(ref: ReferenceGame) -> list[list[int]]:
 @settings(max_examples=300)
 def test_rows_give_the_same_stones_side_to_move_and_winner(ref):
     board = Board.from_grid(reference_rows_top_first(ref), c=ref.c)
-    assert board.geometry() == (ref.columns, ref.rows, ref.c, ref.p)
+    assert board.rules == (ref.columns, ref.rows, ref.c, ref.p)
     assert [[board.cell(col, row) for row in range(ref.rows)] for col in range(ref.columns)] == ref.grid
     assert board.moves_played == ref.moves
     assert board.side_to_move == ref.moves % 2

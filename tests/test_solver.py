@@ -13,6 +13,7 @@ from pons import pons_lines, sign
 
 from clinea.core import Board
 from clinea.core.solver import Solver
+from clinea.core.timeman import Limits
 
 
 @pytest.fixture(scope="module")
@@ -160,7 +161,7 @@ def test_quickly_decided_positions_score_as_the_reference_on_boards_of_every_siz
             continue
         # a null window far from the true score can cost millions of nodes
         # on the cell-array path: such positions are not what this checks
-        found = solver.solve(board, max_nodes=300_000)
+        found = solver.solve(board, limits=Limits(nodes=300_000))
         if found is None:
             continue
         assert found == expected, (game, board.moves())
@@ -193,11 +194,11 @@ def test_budget_aborts_and_leaves_the_table_sound():
     moves, expected = pons_lines("Test_L1_R2")[0]
     board = Board.from_string(moves)
     solver = Solver(18)
-    assert solver.solve(board, max_nodes=500) is None
+    assert solver.solve(board, limits=Limits(nodes=500)) is None
     assert solver.nodes <= 501
-    assert solver.analyze(board, max_nodes=500) is None
-    assert solver.best_move(board, max_nodes=500) is None
-    assert solver.solve(board, time_limit=1e-9) is None
+    assert solver.analyze(board, limits=Limits(nodes=500)) is None
+    assert solver.best_move(board, limits=Limits(nodes=500)) is None
+    assert solver.solve(board, limits=Limits(time=1e-9)) is None
     assert board.to_string() == moves  # the board is the caller's, untouched
     assert solver.solve(board) == expected
 
@@ -304,7 +305,7 @@ def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int, bu
     (by `truth`), and the column it was `trying` is legal and not among
     them. How many columns it checked."""
     solver.reset()
-    if solver.play_value(board, weak=True, max_nodes=budget, at_least=value if value >= 0 else None) is not None:
+    if solver.play_value(board, weak=True, limits=Limits(nodes=budget), at_least=value if value >= 0 else None) is not None:
         return 0
     for col in solver.refuted:
         assert not board.is_winning_move(col), (board.moves(), col)
@@ -331,7 +332,7 @@ def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
 
 def test_play_value_gives_up_when_the_budget_runs_out():
     board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
-    assert Solver(16).play_value(board, weak=True, max_nodes=1000) is None
+    assert Solver(16).play_value(board, weak=True, limits=Limits(nodes=1000)) is None
 
 
 # Boards of 65..192 bits (columns * (rows + 1)), searched on the wide path:
@@ -400,10 +401,10 @@ def check_against_generic(board: Board) -> None:
     """The bit-parallel solve of `board` as the generic path's, where that
     finishes within a budget."""
     bits, generic = Solver(18), Solver(18, force_generic=True)
-    expected = generic.solve(board, weak=True, max_nodes=200_000)
+    expected = generic.solve(board, weak=True, limits=Limits(nodes=200_000))
     if expected is not None:
         assert bits.solve(board, weak=True) == expected, board.moves()
-    exact = generic.solve(board, max_nodes=200_000)
+    exact = generic.solve(board, limits=Limits(nodes=200_000))
     if exact is not None:
         assert bits.solve(board) == exact, board.moves()
 
@@ -483,7 +484,7 @@ def test_15x13_positions_decided_within_two_stones_solve_within_a_small_budget()
         expected = reference.decided_within(board.moves(), 4)
         if expected is None:
             continue
-        assert solver.solve(board, max_nodes=20_000) == expected, board.moves()
+        assert solver.solve(board, limits=Limits(nodes=20_000)) == expected, board.moves()
         checked += 1
 
 

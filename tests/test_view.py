@@ -17,6 +17,7 @@ from view_games import write_results
 from clinea.analysis import HURRIED_SHARE, analyse, finishing_ply, outcome
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
+from clinea.core.timeman import Limits
 from clinea.view import load_games, page_data, write_view
 
 SMALL = Rules(5, 4, 3, 10)
@@ -71,7 +72,7 @@ class CountingSolver:
 
     def solve(self, board, weak=False, time_limit=0.0):
         self.limits.append(time_limit)
-        return self.solver.solve(board, weak=weak, time_limit=time_limit)
+        return self.solver.solve(board, weak=weak, limits=Limits(time=time_limit))
 
 
 def test_the_cache_answers_positions_already_solved_with_the_same_marks():

@@ -33,11 +33,11 @@ import numpy as np
 from clinea.core import Board, Rules
 from clinea.core.observation import action_mask, planes
 from clinea.integrations import require
+from clinea.integrations.make_bot import PlayerSpec, make_bot
 from clinea.integrations.rl_board import RENDER_MODES, check_render_mode, outcome, planes_space, render, spaces
 from clinea.players import registry
 from clinea.players.bot import Bot
 from clinea.players.driver import bot_from_options
-from clinea.integrations.make_bot import PlayerSpec, make_bot
 
 gymnasium = require("gymnasium", "rl")
 

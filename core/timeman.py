@@ -15,24 +15,16 @@ from typing import TypeVar
 
 Found = TypeVar("Found")
 
-#: share of a move's time the searches may use, and a reserve for the
-#: driver, the Python layer and a loaded machine (a late answer forfeits):
-#: TIME_RESERVE seconds, but no more than TIME_RESERVE_SHARE of a short
-#: move, whose answer is as quick to send (at 0.05 s a move a fixed 0.02 s
-#: left the searches 0.02 s; now 0.035)
+# The measurements behind these values: docs/TUNING.md.
+#: the searches' share of a move, and a reserve for the driver and a loaded machine
 TIME_FRACTION = 0.8
-#: the share for a move made by searches that each stop within a
-#: millisecond of their deadline (the Monte Carlo search reads the clock
-#: every few simulations; the big boards' alpha-beta iterations can overrun)
+#: the share for searches that each stop within a millisecond of their deadline
 PRECISE_TIME_FRACTION = 0.95
 TIME_RESERVE = 0.02
 TIME_RESERVE_SHARE = 0.1
-#: the least a search is ever given, so that a spent move still finds a
-#: move: two of the searches' reads of the clock (clinea.core.clock reads it
-#: every ~0.1 ms), no more, so that a move's searches never run past its budget
+#: the least a search is given: two of its clock reads, so a spent move still finds a move
 MIN_SECONDS = 0.0002
-#: iterative deepening starts no iteration after this share of its time:
-#: each costs several times the previous one and would be thrown away
+#: iterative deepening starts no iteration after this share of its time
 ITERATION_START_SHARE = 0.4
 
 

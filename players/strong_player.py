@@ -27,47 +27,29 @@ from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
 from clinea.players.strong_lines import STANDARD, StrongLines
 
-#: remaining moves under which an exact solve is tried first (bitboard games
-#: solve far faster than cell-array ones), and the share of the time it gets.
-#: Wide boards: in 10 games of 9x8 c5 against OpenSpiel's MCTS at 0.16 s a
-#: move, the solve within half the move succeeded 3 times in 5 with 32 cells
-#: left, 3 in 15 with 33-35 and never with 36-40, where every failure left
-#: the Monte Carlo search half its time
+# The measurements behind these values: docs/TUNING.md.
+#: remaining moves under which the exact solve goes first, by representation
 SOLVE_REMAINING_BITBOARD = 30
 SOLVE_REMAINING_WIDE = 32
 SOLVE_REMAINING_GENERIC = 12
+#: the solve's share of a move, without and with the 7x6 book
 SOLVE_SHARE = 0.5
-#: with the 7x6 opening book the solve nearly always decides, and a search
-#: move just past the book is the one that loses the value (at 300000 nodes
-#: a move against the perfect player, 0.9 lost 8 games of 98; 0.95, 0.8,
-#: 0.7, 0.5: 12, 13, 12, 15; budgeted proofs of each move, round-robin,
-#: excluding those proven worse from the search: 17)
 SOLVE_SHARE_WITH_BOOK = 0.9
 #: nodes for a value that costs nothing to know (the book, the table)
 PEEK_NODES = 200
-#: how many of our moves ahead thinking on spare time goes, a move at a time
+#: how many of our moves ahead thinking on spare time goes
 THINK_AHEAD_MOVES = 3
-#: past the 64-bit boards, an iteration costs several times the previous
-#: one and strong used a third of MCTS's time (0.124 s a move against
-#: 0.383 s on 10x9): the search starts iterations later in the move and
-#: plays a cut iteration's move when it beat the previous best
+#: past 64 bits, iterations start later in the move (each costs several times the last)
 BIG_BOARD_START_SHARE = 0.7
-#: the Monte Carlo search's limit when it thinks on the opponent's time:
-#: the opponent's answer stops it long before
+#: the Monte Carlo search's limit on the opponent's time: the opponent's answer stops it first
 PONDER_SECONDS = 3600.0
-#: the share of a move's budget the move waits for the game's set-up (the
-#: tables, on 7x6 the book and the lines: 0.1 s quiet, seconds on a loaded
-#: machine) before it plays without what is not ready
+#: the share of a move it waits for the game's set-up before playing without it
 SET_UP_WAIT_SHARE = 0.5
-#: the interpreter's switch interval while the set-up runs beside a move: the
-#: move's thread gets the GIL back within it when a search returns (Python's
-#: default, 5 ms, is half a move at 0.01 s)
+#: the interpreter's switch interval while the set-up runs beside a move
 SET_UP_SWITCH_SECONDS = 0.0002
-#: how often pondering, waiting for the game's set-up, sees whether it was stopped
+#: how often pondering, waiting for the set-up, sees whether it was stopped
 PONDER_POLL_SECONDS = 0.001
-#: a move that ended past its budget (the machine preempted strong) takes
-#: its overrun off the next moves' budgets, this share less at each move
-#: (on a quiet machine the searches end within 0.1 ms of their deadlines)
+#: the share of a preempted move's overrun still taken off the next move
 PREEMPTION_DECAY = 0.8
 
 

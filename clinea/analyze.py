@@ -14,9 +14,10 @@ from collections.abc import Iterator
 from typing import Any, TextIO
 
 from clinea.analysis import GameAnalysis, analyse, solver_notation
-from clinea.core import MAX_SIDE, Board
+from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.judge.results import read_records
+from clinea.players.options import add_board_options
 from clinea.progress import progress_bar
 from clinea.solve import position
 
@@ -45,10 +46,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("games", metavar="RESULTS.jsonl|MOVES",
                         help="a results file of `clinea judge --results`, or one game as 1-based moves")
-    parser.add_argument("--columns", type=int, default=7, help=f"for MOVES: 1..{MAX_SIDE} (default 7)")
-    parser.add_argument("--rows", type=int, default=6, help=f"for MOVES: 1..{MAX_SIDE} (default 6)")
-    parser.add_argument("--c", type=int, default=4, help="for MOVES: tokens in a row to win (default 4)")
-    parser.add_argument("--p", type=int, default=None, help="for MOVES: tokens per player (default: a full board)")
+    add_board_options(parser, what="for MOVES")
     parser.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS",
                         help="solver time per position, 0 for no limit (default 1)")
     parser.add_argument("--weak", action="store_true", help="only win/draw/loss values: faster")

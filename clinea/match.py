@@ -2,7 +2,8 @@
 import argparse
 import time
 
-from clinea.core import MAX_SIDE, simulate_random_games
+from clinea.core import simulate_random_games
+from clinea.players.options import add_board_options
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -13,10 +14,7 @@ def build_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
-    parser.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
-    parser.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
-    parser.add_argument("--c", type=int, default=4, help="tokens in a row to win (default 4)")
-    parser.add_argument("--p", type=int, default=None, help="tokens per player (default: enough to fill the board)")
+    add_board_options(parser)
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     return parser
 

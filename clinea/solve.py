@@ -6,8 +6,9 @@ import sys
 import time
 
 from clinea.bounded import MIB, TooLarge, bounded_lines
-from clinea.core import MAX_SIDE, Board, parse_moves
+from clinea.core import Board, parse_moves
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
+from clinea.players.options import add_board_options
 
 # The longest game, 16,384 moves of a 128x128 board written "128,", is 64 KB.
 LINE_LIMIT = MIB
@@ -39,11 +40,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--analyze", action="store_true", help="print the score of every column (default: off)")
     parser.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0, -1, faster (default: off)")
-    parser.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
-    parser.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
-    parser.add_argument("--c", type=int, default=4, help="tokens in a row to win (default 4)")
-    parser.add_argument("--p", type=int, default=None,
-                        help="tokens per player (default: enough to fill the board, 21 on 7x6)")
+    add_board_options(parser)
     parser.add_argument("--nodes", action="store_true", help="add a column: nodes searched (default: off)")
     parser.add_argument("--time", action="store_true", help="add a column: microseconds spent (default: off)")
     parser.add_argument("--no-book", action="store_true",

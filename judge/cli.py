@@ -22,7 +22,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
-from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
+from clinea.core import Rules
 from clinea.judge import reaper, seat_settings
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
 from clinea.judge.match import Match, MatchEnd
@@ -38,6 +38,7 @@ from clinea.judge.stats import MODELS, Sprt
 from clinea.judge.table import Table, open_window
 from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
+from clinea.players.options import add_board_options, option_actions
 from clinea.progress import progress_bar
 from clinea.ray_cluster import LOCAL
 
@@ -102,10 +103,7 @@ def build_parser() -> argparse.ArgumentParser:
     course = parser.add_argument_group("the course judge's options (c_linea.py)")
     course.add_argument("--blue_player", nargs="*", metavar="EXE", help="program for azul, with its arguments (default: a human)")
     course.add_argument("--red_player", nargs="*", metavar="EXE", help="program for rojo, with its arguments (default: a human)")
-    course.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
-    course.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
-    course.add_argument("--c", type=int, default=4, help=f"tokens in a row to win, 1..{MAX_TOKENS} (default 4)")
-    course.add_argument("--p", type=int, default=21, help=f"tokens per player, 1..{MAX_TOKENS} (default 21)")
+    add_board_options(course, p_default=21)
     course.add_argument("--first", choices=("azul", "rojo"), help="who moves first (default: drawn per game)")
     course.add_argument("--iterations", "--games", type=int, default=None, dest="games",
                         help="games of the match (default: until Ctrl-C, which prints the tally), "
@@ -172,7 +170,7 @@ def build_parser() -> argparse.ArgumentParser:
 def split_programs(argv: Sequence[str], parser: argparse.ArgumentParser) -> tuple[list[str], dict[str, list[list[str]]]]:
     """Takes the program options out of argv: each takes the words up to the
     next option the judge knows. Returns the rest and {option: [words...]}."""
-    known = [option for option in parser._option_string_actions if option.startswith("--")]
+    known = [option for option in option_actions(parser) if option.startswith("--")]
 
     def option_of(word: str) -> str | None:
         try:
@@ -237,7 +235,8 @@ def check_unambiguous(parser: argparse.ArgumentParser, option: str, words: list[
     have): the course's parser refuses any option there, and taking it for
     the judge left the program at its default. A course option, or one the
     clinea player named has not, is the judge's."""
-    judge_option = resolve(after[0], parser._option_string_actions)
+    actions = option_actions(parser)
+    judge_option = resolve(after[0], actions)
     if judge_option is None:  # not an option of the judge's: the caller split the program there on one
         return
     if judge_option in COURSE_OPTIONS or judge_option in PROGRAM_OPTIONS or judge_option in ("--help", "--games"):
@@ -246,7 +245,7 @@ def check_unambiguous(parser: argparse.ArgumentParser, option: str, words: list[
     own = named_option(after[0], options if options is not None else PLAYER_OPTIONS)
     if own is None:
         return
-    takes_value = parser._option_string_actions[judge_option].nargs != 0
+    takes_value = actions[judge_option].nargs != 0
     _, equals, value = after[0].partition("=")
     shown = [after[0]]
     if not equals and takes_value and len(after) > 1:
@@ -325,10 +324,7 @@ def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list
 
 
 def check_ranges(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    for option, value, low, high in (("--columns", args.columns, 1, MAX_SIDE), ("--rows", args.rows, 1, MAX_SIDE),
-                                     ("--c", args.c, 1, MAX_TOKENS), ("--p", args.p, 1, MAX_TOKENS)):
-        if not low <= value <= high:
-            parser.error(f"{option} {value} is out of range: allowed {low}..{high}")
+    # the board's options are checked as they are parsed (clinea.players.options.add_board_options)
     if args.games is not None and args.games < 1:
         parser.error(f"--iterations {args.games} is out of range: allowed 1 or more (none: until stopped)")
     if args.openings < 0:

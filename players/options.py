@@ -4,22 +4,48 @@ from __future__ import annotations
 
 import argparse
 from collections.abc import Callable
+from typing import Any, Protocol
+
+from clinea.core.rules import MAX_SIDE, MAX_TOKENS
 
 
-def bounded_int(option: str, low: int, high: int, high_text: str | None = None) -> Callable[[str], int]:
-    """An argparse `type` accepting integers in low..high."""
-    allowed = f"{low}..{high_text or high}"
+def bounded_int(option: str, low: int, high: int | None = None, high_text: str | None = None) -> Callable[[str], int]:
+    """An argparse `type` accepting integers in low..high (`high` None: no
+    bound above), the one integer check of every clinea command line."""
+    allowed = f"{low}..{high_text or high}" if high is not None else f"{low} or more"
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"{option} {text!r} is not an integer (allowed {allowed})") from None
-        if not low <= value <= high:
+        if value < low or (high is not None and value > high):
             raise argparse.ArgumentTypeError(f"{option} {value} is out of range: allowed {allowed}")
         return value
 
     return parse
+
+
+class ArgumentContainer(Protocol):
+    """A parser or one of its argument groups."""
+
+    def add_argument(self, *names: str, **settings: Any) -> argparse.Action: ...
+
+
+def add_board_options(container: ArgumentContainer, p_default: int | None = None, what: str = "") -> None:
+    """--columns, --rows, --c and --p, the same on every command line,
+    each checked against its range as it is parsed. `p_default` None:
+    tokens enough to fill the board. `what` says what they apply to."""
+    before = f"{what}: " if what else ""
+    container.add_argument("--columns", type=bounded_int("--columns", 1, MAX_SIDE), default=7,
+                           help=f"{before}1..{MAX_SIDE} (default 7)")
+    container.add_argument("--rows", type=bounded_int("--rows", 1, MAX_SIDE), default=6,
+                           help=f"{before}1..{MAX_SIDE} (default 6)")
+    container.add_argument("--c", type=bounded_int("--c", 1, MAX_TOKENS), default=4,
+                           help=f"{before}tokens in a row to win, 1..{MAX_TOKENS} (default 4)")
+    container.add_argument("--p", type=bounded_int("--p", 1, MAX_TOKENS), default=p_default,
+                           help=f"{before}tokens per player, 1..{MAX_TOKENS} (default "
+                                + (f"{p_default})" if p_default is not None else "enough to fill the board)"))
 
 
 def bare_words_to_options(words: list[str], parser: argparse.ArgumentParser) -> list[str]:
@@ -67,7 +93,14 @@ def options_to_bare_words(words: list[str]) -> list[str]:
     return out
 
 
+def option_actions(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
+    """Every option string of `parser` and its action. argparse has no
+    public way to list a parser's options: this is the one place that
+    reads its table, for the judge's program splitter and the bare words."""
+    return dict(parser._option_string_actions)
+
+
 def _long_options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]:
     """Long option names without their dashes, `--help` aside."""
-    return {option[2:]: action for action in parser._actions for option in action.option_strings
-            if option.startswith("--") and not isinstance(action, argparse._HelpAction)}
+    return {option[2:]: action for option, action in option_actions(parser).items()
+            if option.startswith("--") and option != "--help"}

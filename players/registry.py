@@ -181,8 +181,9 @@ def launched_player(exe: str, args: Sequence[str] = ()) -> str | None:
 def player_options(name: str) -> dict[str, bool]:
     """{long option: whether it takes a value} of the registered player `name`."""
     from clinea.players.driver import build_parser
+    from clinea.players.options import option_actions
 
-    actions = build_parser(load(name), name)._option_string_actions
+    actions = option_actions(build_parser(load(name), name))
     return {option: action.nargs != 0 for option, action in actions.items() if option.startswith("--")}
 
 

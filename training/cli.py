@@ -10,11 +10,12 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
-from clinea.core import MAX_SIDE, Rules
+from clinea.core import Rules
+from clinea.players.options import add_board_options, bounded_int
 from clinea.players.weights import Weights
 from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms, parametrisation
@@ -35,39 +36,19 @@ EXAMPLES = """examples:
   players/greedy --weights train-genetic.json"""
 
 
-def _int_at_least(name: str, low: int) -> Callable[[str], int]:
-    """An argparse type: an integer >= low, errors naming the option and the range."""
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"{name} {text!r} is not an integer (allowed {low} or more)") from None
-        if value < low:
-            raise argparse.ArgumentTypeError(f"{name} {value} is out of range: allowed {low} or more")
-        return value
-    return parse
-
-
-def _positive_int(name: str) -> Callable[[str], int]:
-    return _int_at_least(name, 1)
-
-
 def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | None) -> None:
     board = parser.add_argument_group("board")
-    board.add_argument("--columns", type=int, default=7, help=f"1..{MAX_SIDE} (default 7)")
-    board.add_argument("--rows", type=int, default=6, help=f"1..{MAX_SIDE} (default 6)")
-    board.add_argument("--c", type=int, default=4, help="tokens in a row to win, 2 or more (default 4)")
-    board.add_argument("--p", type=int, default=None, help="tokens per player (default: enough to fill the board)")
+    add_board_options(board)
     run = parser.add_argument_group("run")
     # None here: the default applies only when --time-limit is not given either
-    run.add_argument(f"--{limit}", type=_positive_int(f"--{limit}"), default=None,
+    run.add_argument(f"--{limit}", type=bounded_int(f"--{limit}", 1), default=None,
                      help=f"stop after this many {limit} (default {default_limit}, "
                           "or none when --time-limit is given)")
     parser.set_defaults(limit_name=limit, default_limit=default_limit)
     run.add_argument("--time-limit", type=float, default=None, metavar="SECONDS",
                      help="stop after this many seconds, checked between iterations (default: no time limit)")
     run.add_argument("--seed", type=int, default=None, help="random seed (default: from the system)")
-    run.add_argument("--jobs", type=_positive_int("--jobs"), default=1,
+    run.add_argument("--jobs", type=bounded_int("--jobs", 1), default=1,
                      help=f"worker processes for the games, this machine has {os.cpu_count()} cores (default 1)")
     run.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
                      help="play the games as Ray tasks instead of --jobs processes (pip install "
@@ -75,7 +56,7 @@ def _common(parser: argparse.ArgumentParser, limit: str, default_limit: int | No
                           "(auto, HOST:PORT); the same results for the same --seed (default: no Ray, --jobs processes)")
     run.add_argument("--out", default=None, metavar="PREFIX",
                      help="write PREFIX.json, PREFIX.csv, PREFIX.png (default train-METHOD)")
-    run.add_argument("--eval-games", type=_int_at_least("--eval-games", 0), default=100, metavar="N",
+    run.add_argument("--eval-games", type=bounded_int("--eval-games", 0), default=100, metavar="N",
                      help="final evaluation: N games in each colour against random and "
                           "against randomized minimax (default 100; 0 skips it)")
     run.add_argument("--quiet", action="store_true", help="no progress (default: a bar, or plain lines in a log)")
@@ -109,7 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--rule", choices=grid.RULES, default="a",
                    help="better than the champion: a beats it in both colours; b over N games "
                         "against random; c over N games against randomized minimax (default a)")
-    p.add_argument("--games", type=_positive_int("--games"), default=10,
+    p.add_argument("--games", type=bounded_int("--games", 1), default=10,
                    help="N, games per colour for rules b and c (default 10)")
     p.add_argument("--definitions", choices=grid.DEFINITIONS, default="report",
                    help="report: a = won once and never lost, b and c also need no fewer wins and no "
@@ -123,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p, "generations", 150)
     _parametrisation(p)
-    p.add_argument("--population", type=_positive_int("--population"), default=50,
+    p.add_argument("--population", type=bounded_int("--population", 1), default=50,
                    help="individuals per generation (default 50)")
     p.add_argument("--pcross", type=float, default=0.4, help="chance of switching parent at each gene (default 0.4)")
     p.add_argument("--pmut", type=float, default=0.005, help="chance of redrawing each weight (default 0.005)")
@@ -135,7 +116,7 @@ def build_parser() -> argparse.ArgumentParser:
                         "against random, for boards where greedy players only draw each other; "
                         "random-fast: that plus up to 4 for winning sooner, when random loses nearly "
                         "every game (default 2)")
-    p.add_argument("--external-games", type=_positive_int("--external-games"), default=10,
+    p.add_argument("--external-games", type=bounded_int("--external-games", 1), default=10,
                    help="games per colour for --fitness external (default 10)")
     p.add_argument("--whole-vectors", action="store_true",
                    help="crossover inherits each run vector whole, not element by element (default: off)")
@@ -151,7 +132,7 @@ def build_parser() -> argparse.ArgumentParser:
     _start(p)
     _parametrisation(p)
     p.add_argument("--factor", type=float, default=0.2, help="f: each weight times 1 +- up to f (default 0.2)")
-    p.add_argument("--games", type=_positive_int("--games"), default=50, help="N, games per colour (default 50)")
+    p.add_argument("--games", type=bounded_int("--games", 1), default=50, help="N, games per colour (default 50)")
     p.add_argument("--opponent", choices=("random", "minimax"), default="minimax",
                    help="who the weights are judged against (default minimax: randomized, depth 4)")
 
@@ -159,7 +140,7 @@ def build_parser() -> argparse.ArgumentParser:
                            epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     _common(p, "iterations", 50)
     _start(p)
-    p.add_argument("--games", type=_positive_int("--games"), default=20, help="games per iteration (default 20)")
+    p.add_argument("--games", type=bounded_int("--games", 1), default=20, help="games per iteration (default 20)")
     p.add_argument("--against", choices=lms.OPPONENTS, default="self",
                    help="self: the previous iteration's weights; random (default self)")
     p.add_argument("--rate", type=float, default=0.1, help="learning rate, (0, 1] (default 0.1)")

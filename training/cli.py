@@ -10,7 +10,8 @@ import random
 import signal
 import sys
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
@@ -19,13 +20,12 @@ from clinea.players.options import add_board_options, bounded_int
 from clinea.players.weights import Weights
 from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms, parametrisation
-from clinea.training.parallel import Runner
+from clinea.training.parallel import ChunkMapper, Runner
 from clinea.training.report import Budget, Evaluation, Recorder, final_evaluation, plot, plotting, print_evaluation
 
 if TYPE_CHECKING:  # imported when --ray asks for it
     from clinea.training.ray_pool import RayPool
 
-METHODS = ("grid", "genetic", "hillclimb", "lms")
 EXAMPLES = """examples:
   clinea train genetic --population 50 --generations 150 --selection 2 --fitness 2 --pmut 0.005 --pcross 0.4 --jobs 2
   clinea train grid --rule c --games 10 --sweeps 1 --time-limit 60
@@ -162,11 +162,72 @@ def pool(args: argparse.Namespace) -> Runner | RayPool:
     return Runner(args.jobs)
 
 
+@dataclass
+class MethodRun:
+    """What every training method is given."""
+    args: argparse.Namespace
+    rules: Rules
+    start: list[float]
+    order: list[int] | None
+    budget: Budget
+    recorder: Recorder
+    runner: ChunkMapper
+    seed: int
+    seeds: list[list[float]]
+    parametrisation: str
+
+
+def run_genetic(run: MethodRun) -> tuple[list[float], float]:
+    args = run.args
+    config = genetic.GeneticConfig(
+        population=args.population, pcross=args.pcross, pmut=args.pmut,
+        selection=args.selection, fitness=1 if args.fitness == "1" else 2,
+        external=args.fitness in ("external", "random", "random-fast"),
+        external_games=args.external_games, fast_wins=args.fitness == "random-fast",
+        external_opponent="random" if args.fitness.startswith("random") else "minimax",
+        whole_vectors=args.whole_vectors, elite_never_mutates=args.elite_never_mutates,
+        parametrisation=run.parametrisation, low=args.min, high=args.max)
+    return genetic.run(run.rules, config, run.budget, run.recorder, run.runner, run.seed, run.seeds)
+
+
+def run_grid(run: MethodRun) -> tuple[list[float], float]:
+    args = run.args
+    return grid.run(run.rules, run.start, args.rule, args.step, run.order, args.games, run.budget, run.recorder,
+                    run.runner, run.seed, args.definitions)
+
+
+def run_hillclimb(run: MethodRun) -> tuple[list[float], float]:
+    args = run.args
+    return hillclimb.run(run.rules, run.start, args.factor, args.opponent, args.games, run.budget, run.recorder,
+                         run.runner, run.seed)
+
+
+def run_lms(run: MethodRun) -> tuple[list[float], float]:
+    args = run.args
+    return lms.run(run.rules, run.start, args.against, args.games, args.rate, args.cooling, run.budget,
+                   run.recorder, run.seed)
+
+
+@dataclass(frozen=True)
+class Method:
+    run: Callable[[MethodRun], tuple[list[float], float]]
+    columns: tuple[str, ...] = ()  # what its iterations add to the CSV
+
+
+#: the training methods by name, as clinea.main's COMMANDS holds the sub-commands
+METHODS: dict[str, Method] = {
+    "genetic": Method(run_genetic),
+    "grid": Method(run_grid, ("pair", "champion_wins", "champion_losses")),
+    "hillclimb": Method(run_hillclimb, ("accepted",)),
+    "lms": Method(run_lms, ("win_rate", "victory_rate", "rate")),
+}
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        geometry = Rules(args.columns, args.rows, args.c, args.p)
+        rules = Rules(args.columns, args.rows, args.c, args.p)
         if args.c < 2:
             raise ValueError(f"c={args.c} is out of range: allowed 2 or more (with c=1 every move wins)")
         seed = args.seed if args.seed is not None else random.SystemRandom().getrandbits(63)
@@ -177,6 +238,7 @@ def main(argv: list[str] | None = None) -> int:
         length = parametrisation.length(name, args.c)
         if iterations is None and args.time_limit is None:
             iterations = args.default_limit
+        order = None
         if args.method == "grid":
             order = [int(x) for x in args.order.split(",")] if args.order else None
             pairs = grid.pairs_from_order(order or range(length), length)
@@ -189,8 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         seeds = [parametrisation.vector(Weights.load(f), name, args.c) for f in getattr(args, "init", ())]
     except ValueError as error:
         parser.error(str(error))
-    extra = {"hillclimb": ["accepted"], "lms": ["win_rate", "victory_rate", "rate"], "grid": ["pair", "champion_wins", "champion_losses"]}
-    recorder = Recorder(prefix + ".csv", budget, extra.get(args.method, ()), f"train {args.method}", args.quiet)
+    recorder = Recorder(prefix + ".csv", budget, METHODS[args.method].columns, f"train {args.method}", args.quiet)
     plotting()
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _interrupt)  # SIGTERM stops a run as Ctrl-C does
@@ -198,25 +259,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         with pool(args) as runner:
             try:
-                if args.method == "genetic":
-                    config = genetic.GeneticConfig(
-                        population=args.population, pcross=args.pcross, pmut=args.pmut,
-                        selection=args.selection, fitness=1 if args.fitness == "1" else 2,
-                        external=args.fitness in ("external", "random", "random-fast"),
-                        external_games=args.external_games, fast_wins=args.fitness == "random-fast",
-                        external_opponent="random" if args.fitness.startswith("random") else "minimax",
-                        whole_vectors=args.whole_vectors, elite_never_mutates=args.elite_never_mutates,
-                        parametrisation=name, low=args.min, high=args.max)
-                    best, score = genetic.run(geometry, config, budget, recorder, runner, rng.getrandbits(63), seeds)
-                elif args.method == "grid":
-                    best, score = grid.run(geometry, start, args.rule, args.step, order, args.games,
-                                           budget, recorder, runner, rng.getrandbits(63), args.definitions)
-                elif args.method == "hillclimb":
-                    best, score = hillclimb.run(geometry, start, args.factor, args.opponent, args.games,
-                                                budget, recorder, runner, rng.getrandbits(63))
-                else:
-                    best, score = lms.run(geometry, start, args.against, args.games, args.rate, args.cooling,
-                                          budget, recorder, rng.getrandbits(63))
+                best, score = METHODS[args.method].run(
+                    MethodRun(args, rules, start, order, budget, recorder, runner, rng.getrandbits(63), seeds, name))
             except ValueError as error:
                 recorder.close()
                 parser.error(str(error))
@@ -224,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{args.method}: {len(recorder.rows)} iterations in {budget.elapsed():.1f} s, "
                   f"final fitness {score:.4f}")
             if args.eval_games:
-                evaluation = final_evaluation(best, geometry, args.c, args.eval_games, rng.getrandbits(63), runner)
+                evaluation = final_evaluation(best, rules, args.c, args.eval_games, rng.getrandbits(63), runner)
                 print_evaluation(evaluation)
     except KeyboardInterrupt as stop:
         # the with block has terminated the workers; what is best so far is the result
@@ -236,11 +280,11 @@ def main(argv: list[str] | None = None) -> int:
         best, score = recorder.best
         print(f"interrupted after {len(recorder.rows)} iterations: writing the best so far "
               f"(fitness {score:.4f})", file=sys.stderr)
-        write_results(args, argv, seed, geometry, recorder, budget, best, score, None, prefix, interrupted=True)
+        write_results(args, argv, seed, rules, recorder, budget, best, score, None, prefix, interrupted=True)
         return status
     finally:
         recorder.close()
-    write_results(args, argv, seed, geometry, recorder, budget, best, score, evaluation, prefix)
+    write_results(args, argv, seed, rules, recorder, budget, best, score, evaluation, prefix)
     return 0
 
 
@@ -268,13 +312,13 @@ def check_out(prefix: str) -> None:
             raise ValueError(f"--out {prefix}: cannot write {path}")
 
 
-def write_results(args: argparse.Namespace, argv: Sequence[str] | None, seed: int, geometry: Rules,
+def write_results(args: argparse.Namespace, argv: Sequence[str] | None, seed: int, rules: Rules,
                   recorder: Recorder, budget: Budget, best: Sequence[float], score: float,
                   evaluation: Evaluation | None, prefix: str, interrupted: bool = False) -> None:
     """PREFIX.json (the weights and how they were made) and PREFIX.png; the
     CSV was written row by row."""
     info: dict[str, Any] = {"made_by": f"clinea train {args.method}", "argv": list(argv if argv is not None else sys.argv[1:]),
-            "seed": seed, "board": list(geometry),
+            "seed": seed, "board": list(rules),
             "iterations": len(recorder.rows), "seconds": round(budget.elapsed(), 2), "fitness": score,
             "parametrisation": getattr(args, "parametrisation", "clinea")}
     if interrupted:

@@ -19,7 +19,7 @@ from clinea.judge.referee import play_bots
 from clinea.training import genetic
 from clinea.training.fitness import tallies, versus
 from clinea.training.games import greedy, play
-from clinea.training.parallel import Runner
+from clinea.training.parallel import ProcessPool
 from clinea.training.report import Budget, Recorder
 
 
@@ -56,7 +56,7 @@ def main() -> None:
 
     config = genetic.GeneticConfig(population=args.population, pcross=0.4, pmut=0.005, selection=2, fitness=2)
     games = args.generations * args.population * (args.population - 1)
-    with tempfile.TemporaryDirectory() as tmp, Runner(args.jobs) as runner:
+    with tempfile.TemporaryDirectory() as tmp, ProcessPool(args.jobs) as runner:
         budget = Budget(args.generations, None)
         recorder = Recorder(os.path.join(tmp, "run.csv"), budget, quiet=True)
         best, score = genetic.run(geometry, config, budget, recorder, runner, args.seed)

@@ -11,13 +11,13 @@ from .board cimport Board
 from .clock cimport Deadline, deadline_passed, deadline_start
 
 
-cdef struct Budget:
+cdef struct NodeBudget:
     long long nodes
     Deadline deadline
     bint aborted
 
 
-cdef int negamax(Board b, Budget* budget) noexcept:
+cdef int negamax(Board b, NodeBudget* budget) noexcept:
     """Value of `b` for the side to move, over the Board's C API (meaningless
     once budget.aborted is set)."""
     cdef int col, v
@@ -41,10 +41,10 @@ cdef int negamax(Board b, Budget* budget) noexcept:
     return best
 
 
-cdef Budget start_budget(double time_limit):
+cdef NodeBudget start_budget(double time_limit):
     if time_limit < 0:
         raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
-    cdef Budget budget
+    cdef NodeBudget budget
     budget.nodes = 0
     deadline_start(&budget.deadline, time_limit)
     budget.aborted = False
@@ -55,7 +55,7 @@ def minimax_value(Board board, double time_limit=0.0) -> tuple:
     """(value, nodes): the exact value of `board` for the side to move (1 win,
     0 draw, -1 loss; a finished game is -1 or 0), or None when `time_limit`
     seconds (0: none) ran out, and the positions visited."""
-    cdef Budget budget = start_budget(time_limit)
+    cdef NodeBudget budget = start_budget(time_limit)
     cdef Board work = board.copy()
     cdef int value = negamax(work, &budget)
     return (None if budget.aborted else value), budget.nodes
@@ -65,7 +65,7 @@ def minimax_analyze(Board board, double time_limit=0.0) -> tuple:
     """(values, nodes): the value of playing each column for the side to
     move (None where it cannot be played), or None when `time_limit` seconds
     (0: none) ran out, and the positions visited."""
-    cdef Budget budget = start_budget(time_limit)
+    cdef NodeBudget budget = start_budget(time_limit)
     cdef Board work = board.copy()
     values = []
     for col in range(work.c_geometry().columns):

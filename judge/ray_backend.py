@@ -54,7 +54,7 @@ class ProgramUnavailable(SystemExit):
     """Some node cannot start some player program: the run cannot start."""
 
 
-class Table:
+class RayTable:
     """One worker of the schedule, on whichever node Ray chooses."""
 
     def __init__(self, players: Sequence[Player], rules: Rules, clock_factory: Callable[[], Clock],
@@ -187,7 +187,7 @@ class RayRunner:
             check_nodes(ray, self.players, cwd)
             # more tables than CPUs would wait for CPUs that never come
             count = min(self.concurrency or cluster_cpus(ray), cluster_cpus(ray), len(todo))
-            remote_table = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(Table)
+            remote_table = ray.remote(num_cpus=1, max_restarts=RESTARTS, max_task_retries=RESTARTS)(RayTable)
             tables = [remote_table.remote(self.players, self.rules, self.clock_factory, count, self.log_dir,
                                           index, cwd, self.sandbox) for index in range(count)]
             try:

@@ -15,7 +15,7 @@ from clinea.core.features import count_features, count_windows, feature_count
 from clinea.core.greedy import Greedy
 from clinea.players.weights import Weights
 from clinea.training import genetic, grid, paper, parametrisation
-from clinea.training.fitness import DRAW, LOSS, WIN, Tally, versus
+from clinea.training.fitness import DRAW, LOSS, WIN, GameTally, versus
 from clinea.training.games import greedy
 from clinea.training.parallel import Runner
 from clinea.training.report import Budget, Recorder
@@ -156,7 +156,7 @@ def test_report_rule_a_is_a_win_and_no_loss():
 
 
 def tally(wins, draws, losses):
-    t = Tally()
+    t = GameTally()
     for outcome, count in ((WIN, wins), (DRAW, draws), (LOSS, losses)):
         for _ in range(count):
             t.count(outcome)
@@ -275,4 +275,4 @@ def test_the_hand_made_player_loses_fewer_games_to_random_than_the_shipped_weigh
     with Runner(1) as runner:
         hand, shipped = versus([paper.hand_made(4), Weights.default().for_c(4)], paper.STANDARD, 4, "random",
                                1000, 3, runner)
-    assert Tally.of(hand).losses < Tally.of(shipped).losses / 4
+    assert GameTally.of(hand).losses < GameTally.of(shipped).losses / 4

@@ -19,9 +19,9 @@ from clinea.players.greedy_player import GreedyBot
 from clinea.players.randomized_minimax_player import RandomizedMinimaxBot
 from clinea.players.weights import Weights
 from clinea.training import cli, genetic, grid, hillclimb, lms, parametrisation
-from clinea.training.fitness import DRAW, LOSS, WIN, Tally, fitness_not_lost, fitness_points, round_robin, versus
+from clinea.training.fitness import DRAW, LOSS, WIN, GameTally, fitness_not_lost, fitness_points, round_robin, versus
 from clinea.training.games import FastRandomBot, greedy, play
-from clinea.training.parallel import Runner, chunks
+from clinea.training.parallel import ProcessPool, chunks
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 CLINEA = os.path.join(os.path.dirname(sys.executable), "clinea")
@@ -116,7 +116,7 @@ def test_fitness_formulas_on_hand_made_games():
 ])
 def test_grid_rule_c_on_hand_made_counts(candidate, champion, accepted):
     def tally(wins, draws, losses):
-        return Tally(wins=wins, draws=draws, losses=losses)
+        return GameTally(wins=wins, draws=draws, losses=losses)
     assert grid.accept_c(tally(*candidate), tally(*champion)) is accepted
 
 
@@ -179,12 +179,12 @@ def test_round_robin_plays_every_pair_in_both_colours_and_jobs_agree():
     rng = random.Random(8)
     geometry = Rules(5, 4, 3)
     population = [[rng.uniform(-1, 1) for _ in range(feature_count(3))] for _ in range(4)]
-    serial = round_robin(population, geometry, 3, Runner(1))
+    serial = round_robin(population, geometry, 3, ProcessPool(1))
     assert all(len(g) == 6 and sum(second for _, second in g) == 3 for g in serial)
-    with Runner(2) as runner:
+    with ProcessPool(2) as runner:
         assert round_robin(population, geometry, 3, runner) == serial
         assert versus(population[:2], geometry, 3, "minimax", 3, 9, runner) == \
-            versus(population[:2], geometry, 3, "minimax", 3, 9, Runner(1))
+            versus(population[:2], geometry, 3, "minimax", 3, 9, ProcessPool(1))
 
 
 def test_chunks_cover_everything_in_order():

@@ -92,8 +92,8 @@ def test_ctrl_c_while_the_workers_start_prints_no_traceback():
     # generation while the other was still starting, and the terminal's
     # Ctrl-C printed that worker's KeyboardInterrupt traceback
     script = ("import os, signal, sys, time\n"
-              "from clinea.training.parallel import Runner\n"
-              "runner = Runner(2)\n"
+              "from clinea.training.parallel import ProcessPool\n"
+              "runner = ProcessPool(2)\n"
               "try:\n"
               "    os.killpg(0, signal.SIGINT)\n"
               "    time.sleep(5)\n"

@@ -20,7 +20,7 @@ from clinea.players.options import add_board_options, bounded_int
 from clinea.players.weights import Weights
 from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms, parametrisation
-from clinea.training.parallel import ChunkMapper, Runner
+from clinea.training.parallel import ChunkMapper, ProcessPool
 from clinea.training.report import Budget, Evaluation, Recorder, final_evaluation, plot, plotting, print_evaluation
 
 if TYPE_CHECKING:  # imported when --ray asks for it
@@ -154,12 +154,12 @@ def _start_weights(path: str | None, c: int, rng: random.Random, name: str = "cl
     return [rng.uniform(-1, 1) for _ in range(parametrisation.length(name, c))]
 
 
-def pool(args: argparse.Namespace) -> Runner | RayPool:
+def pool(args: argparse.Namespace) -> ProcessPool | RayPool:
     """Where the games run: --jobs local processes, or Ray with --ray."""
     if args.ray is not None:
         from clinea.training.ray_pool import RayPool
         return RayPool(args.ray)
-    return Runner(args.jobs)
+    return ProcessPool(args.jobs)
 
 
 @dataclass

@@ -68,14 +68,14 @@ def fitness_fast_wins(games: Sequence[TimedGame], max_plies: int) -> float:
 OUTCOME_NAMES = {WIN: "wins", DRAW: "draws", LOSS: "losses"}
 
 
-class Tally(JudgeTally):
+class GameTally(JudgeTally):
     """The judge's win/loss/draw tally, fed with training's outcomes."""
 
     def count(self, outcome: int) -> None:
         self.add(OUTCOME_NAMES[outcome])
 
     @classmethod
-    def of(cls, games: Sequence[Game]) -> Tally:
+    def of(cls, games: Sequence[Game]) -> GameTally:
         """The tally of a list of (outcome, second)."""
         tally = cls()
         for outcome, _ in games:
@@ -95,7 +95,7 @@ def summary(values: Sequence[float]) -> dict[str, float]:
 
 
 # ---------------------------------------------------------------- batches
-# Top-level functions over plain data, so Runner can ship them to workers.
+# Top-level functions over plain data, so ProcessPool can ship them to workers.
 
 # (geometry, c, population, i, j) -> (i, j, winner)
 RoundRobinTask = tuple[Rules, int, list[list[float]], int, int]
@@ -189,9 +189,9 @@ def versus(players: Sequence[Sequence[float]], geometry: Rules, c: int, kind: st
     return [[(o, second) for o, second, _ in games] for games in timed]
 
 
-def tallies(games: Sequence[Game]) -> tuple[Tally, Tally]:
+def tallies(games: Sequence[Game]) -> tuple[GameTally, GameTally]:
     """(moving first, moving second) tallies of one player's games."""
-    first, second = Tally(), Tally()
+    first, second = GameTally(), GameTally()
     for outcome, moved_second in games:
         (second if moved_second else first).count(outcome)
     return first, second

@@ -26,7 +26,7 @@ from clinea.training.fitness import (
     LOSS,
     WIN,
     Game,
-    Tally,
+    GameTally,
     fitness_points,
     outcome_for,
     round_robin_task,
@@ -70,12 +70,12 @@ def accept_a_report(games: Sequence[tuple[int, bool]]) -> bool:
     return WIN in outcomes and LOSS not in outcomes
 
 
-def accept_b(candidate: Tally, champion: Tally) -> bool:
+def accept_b(candidate: GameTally, champion: GameTally) -> bool:
     """clinea's rule b: a higher (wins - losses), whatever the wins and losses."""
     return candidate.margin > champion.margin
 
 
-def accept_c(candidate: Tally, champion: Tally) -> bool:
+def accept_c(candidate: GameTally, champion: GameTally) -> bool:
     """Rule c: (wins - losses) improves, with no fewer wins and no more losses."""
     return (candidate.margin > champion.margin and candidate.wins >= champion.wins
             and candidate.losses <= champion.losses)
@@ -123,7 +123,7 @@ def run(geometry: Rules, start: Sequence[float], rule: str, step: float, order: 
     pairs = pairs_from_order(order if order else range(length), length)
     champion = list(start)
     kind = "random" if rule == "b" else "minimax"
-    champion_tally = None if rule == "a" else Tally.of(versus([champion], geometry, c, kind, games, seed, runner)[0])
+    champion_tally = None if rule == "a" else GameTally.of(versus([champion], geometry, c, kind, games, seed, runner)[0])
     for iteration, (i, j) in enumerate(itertools.cycle(pairs), 1):
         candidates = []
         scores: list[float]
@@ -137,7 +137,7 @@ def run(geometry: Rules, start: Sequence[float], rule: str, step: float, order: 
             accepted = [k for k, g in enumerate(results) if accept(g)]
         else:
             results = versus(candidates, geometry, c, kind, games, seed, runner)
-            tallies = [Tally.of(g) for g in results]
+            tallies = [GameTally.of(g) for g in results]
             scores = [t.margin for t in tallies]
             accepted = [k for k, t in enumerate(tallies) if accept(t, champion_tally)]
         if accepted:

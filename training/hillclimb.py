@@ -13,7 +13,7 @@ from collections.abc import Sequence
 
 from clinea.core import Rules
 from clinea.players.weights import MAX_WEIGHT, MIN_WEIGHT
-from clinea.training.fitness import Tally, summary, versus
+from clinea.training.fitness import GameTally, summary, versus
 from clinea.training.parallel import ChunkMapper
 from clinea.training.report import Budget, Recorder
 
@@ -42,7 +42,7 @@ def run(geometry: Rules, start: Sequence[float], factor: float, opponent: str, g
         # fresh seeds every step, shared by the two contenders
         step_seed = rng.getrandbits(63)
         candidate = perturb(current, factor, rng)
-        mine, theirs = (Tally.of(g).margin for g in versus([current, candidate], geometry, c, opponent, games,
+        mine, theirs = (GameTally.of(g).margin for g in versus([current, candidate], geometry, c, opponent, games,
                                                     step_seed, runner))
         if theirs > mine:
             current = candidate

@@ -21,7 +21,7 @@ Answer = TypeVar("Answer")
 
 
 class ChunkMapper(Protocol):
-    """What the training methods play their games on: Runner here, or
+    """What the training methods play their games on: ProcessPool here, or
     clinea.training.ray_pool.RayPool."""
 
     def map_chunks(self, fn: Callable[[list[Task]], list[Answer]], items: Sequence[Task]) -> list[Answer]: ...
@@ -40,7 +40,7 @@ def chunks(items: Sequence[Task], parts: int) -> list[list[Task]]:
     return [chunk for chunk in out if chunk]
 
 
-class Runner:
+class ProcessPool:
     """Maps a top-level function over task chunks, on `jobs` processes."""
 
     def __init__(self, jobs: int = 1) -> None:
@@ -82,7 +82,7 @@ class Runner:
             self._pool.join()
             self._pool = None
 
-    def __enter__(self) -> Runner:
+    def __enter__(self) -> ProcessPool:
         return self
 
     def __exit__(self, error_type: type[BaseException] | None, error: BaseException | None,

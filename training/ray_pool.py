@@ -1,6 +1,6 @@
 """`clinea train ... --ray [ADDRESS]`: fitness evaluations as Ray tasks.
 
-The same `map_chunks` as clinea.training.parallel.Runner, so every method
+The same `map_chunks` as clinea.training.parallel.ProcessPool, so every method
 runs unchanged: the chunks are the same plain data, the functions the same
 top-level ones, and results come back in the order of the items; since a
 game depends only on its task's data (weights, seeds), a run gives the same
@@ -30,7 +30,7 @@ def run_chunk(fn: Callable[[list[Task]], list[Answer]], chunk: list[Task]) -> li
 
 
 class RayPool:
-    """A training Runner whose jobs are the CPUs of a Ray cluster."""
+    """A training ProcessPool whose jobs are the CPUs of a Ray cluster."""
 
     def __init__(self, address: str | None = None) -> None:
         self._stack = contextlib.ExitStack()

@@ -15,7 +15,7 @@ from typing import Any, TextIO
 
 from clinea.core import Rules
 from clinea.progress import progress_bar
-from clinea.training.fitness import Tally, tallies, versus
+from clinea.training.fitness import GameTally, tallies, versus
 from clinea.training.parallel import ChunkMapper
 
 COLUMNS = ["iteration", "best", "worst", "mean", "median", "elapsed"]
@@ -23,7 +23,7 @@ COLUMNS = ["iteration", "best", "worst", "mean", "median", "elapsed"]
 # what sees a run's best weights as it goes: watch(generation or iteration, weights)
 Watch = Callable[[int, list[float]], None]
 # {opponent: (tally moving first, tally moving second)}
-Evaluation = dict[str, tuple[Tally, Tally]]
+Evaluation = dict[str, tuple[GameTally, GameTally]]
 
 
 class Budget:
@@ -159,7 +159,7 @@ def final_evaluation(values: Sequence[float], geometry: Rules, c: int, games_eac
                      runner: ChunkMapper, depth: int = 4) -> Evaluation:
     """The winner against random and against randomized minimax, `games_each_colour`
     games moving first and as many moving second. Returns
-    {opponent: (first Tally, second Tally)}."""
+    {opponent: (first GameTally, second GameTally)}."""
     result: Evaluation = {}
     for kind in ("random", "minimax"):
         games = versus([values], geometry, c, kind, games_each_colour, seed, runner, depth)[0]

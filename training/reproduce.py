@@ -36,9 +36,9 @@ from clinea.players.weights import Weights
 from clinea.progress import Progress, progress_bar
 from clinea.training import figures, lms, paper, search_table
 from clinea.training.cli import _positive_int
-from clinea.training.fitness import Tally, outcome_for, versus
+from clinea.training.fitness import GameTally, outcome_for, versus
 from clinea.training.games import greedy
-from clinea.training.parallel import ChunkMapper, Runner
+from clinea.training.parallel import ChunkMapper, ProcessPool
 from clinea.training.parametrisation import to_weights
 from clinea.training.report import Budget, Recorder
 
@@ -73,7 +73,7 @@ def build_parser() -> argparse.ArgumentParser:
 class SeedRun(TypedDict):
     seed: int
     weights: list[float]
-    tally: Tally
+    tally: GameTally
     wall: float
     curve: dict[str, list[tuple[int, float]]]
     rows: list[dict[str, str]]
@@ -85,8 +85,8 @@ class RowResult(TypedDict):
 
 
 def win_share(values: Sequence[float], geometry: Rules, opponent: str, games_each_colour: int, seed: int,
-              runner: ChunkMapper) -> Tally:
-    return Tally.of(versus([values], geometry, geometry.c, opponent, games_each_colour, seed, runner)[0])
+              runner: ChunkMapper) -> GameTally:
+    return GameTally.of(versus([values], geometry, geometry.c, opponent, games_each_colour, seed, runner)[0])
 
 
 def run_row(row: paper.Row, quick: bool, seeds: int, games: int, runner: ChunkMapper, out: Path,
@@ -195,8 +195,8 @@ def lms_part(quick: bool, seeds: int, games: int, runner: ChunkMapper, out: Path
     every, reference_games = (1, 2) if quick else (5, 50)
     openings = 2 if quick else 100
     curves: list[list[tuple[int, float]]] = []
-    against_random: list[Tally] = []
-    against_greedy: list[Tally] = []
+    against_random: list[GameTally] = []
+    against_greedy: list[GameTally] = []
     for k in range(seeds):
         seed = 1000 * (k + 1)
         rng = random.Random(seed)
@@ -225,13 +225,13 @@ def lms_part(quick: bool, seeds: int, games: int, runner: ChunkMapper, out: Path
             "greedy": against_greedy, "openings": openings}
 
 
-def versus_greedy(weights: Sequence[float], geometry: Rules, openings: int, seed: int) -> Tally:
+def versus_greedy(weights: Sequence[float], geometry: Rules, openings: int, seed: int) -> GameTally:
     """The learner against the hand-made greedy from `openings` random
     two-ply openings, each played in both colours: both players are
     deterministic, so the openings are what makes the games differ."""
     rng = random.Random(seed)
     hand = Weights.default().for_c(geometry.c)
-    tally = Tally()
+    tally = GameTally()
     for _ in range(openings):
         opening = random_opening(rng, geometry, 2)
         for me in (0, 1):
@@ -243,7 +243,7 @@ def versus_greedy(weights: Sequence[float], geometry: Rules, openings: int, seed
 
 # ------------------------------------------------------------ REPORT.md
 
-def _pct(tally: Tally) -> str:
+def _pct(tally: GameTally) -> str:
     return f"{100 * tally.wins / tally.games:.1f} %"
 
 
@@ -319,7 +319,7 @@ def main(argv: list[str] | None = None) -> int:
     learned: dict[str, Any] | None = None
     bar = progress_bar(len(rows) * args.seeds, unit="run", desc="reproduce")
     try:
-        with Runner(args.jobs) as runner:
+        with ProcessPool(args.jobs) as runner:
             for row in rows:
                 bar.set_postfix(part=row.key)
                 results.append(run_row(row, args.quick, args.seeds, games, runner, out, bar))

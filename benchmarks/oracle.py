@@ -44,7 +44,6 @@ from tqdm import tqdm
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
-from clinea.core.timeman import Limits
 from clinea.players.strong_player import StrongBot
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -85,7 +84,7 @@ def read_set(path: str, rules: Rules) -> list[Labelled]:
 
 def label(solver: Solver, board: Board, max_nodes: int) -> list[int | None] | None:
     """The weak value of every column, or None if the budget ran out."""
-    return solver.analyze(board, weak=True, limits=Limits(nodes=max_nodes))
+    return solver.analyze(board, weak=True, max_nodes=max_nodes)
 
 
 def standard_set(name: str, solver: Solver, sample: int, rng: random.Random) -> list[Labelled]:
@@ -123,43 +122,47 @@ def self_play(rules: Rules, rng: random.Random, seconds: float, noise: float) ->
 def make_set(name: str, positions: int, seed: int, max_nodes: int, seconds: float, noise: float,
              folder: str = SETS_DIR) -> None:
     """Writes FOLDER/NAME.txt: `positions` labelled positions where the
-    columns' values differ."""
+    columns' values differ. Each position is appended as soon as it is
+    labelled, and a run continues the file it finds (with a seed of its
+    own): an interrupted run loses nothing."""
     rules = BIG_SETS[name]
-    rng = random.Random(seed)
-    solver = Solver(22)
-    kept: dict[int, Labelled] = {}
-    games = 0
-    started = time.process_time()
-    bar = tqdm(total=positions, desc=f"labelling {name}", unit="position")
-    while len(kept) < positions:
-        moves = self_play(rules, rng, seconds, noise)
-        games += 1
-        for length in range(len(moves) - 1, 0, -1):
-            board = Board.from_moves(moves[:length], *rules)
-            if board.key() in kept:
-                continue
-            values = label(solver, board, max_nodes)
-            if values is None:
-                break  # earlier positions are harder still
-            if len({value for value in values if value is not None}) > 1 and len(kept) < positions:
-                kept[board.key()] = Labelled(board.moves(), values)
-                bar.update()
-    bar.close()
     path = os.path.join(folder, name + ".txt")
     os.makedirs(folder, exist_ok=True)
-    with open(path, "w", encoding="utf-8") as out:
-        out.write(f"# {rules.columns}x{rules.rows} c{rules.c} p{rules.p}: {len(kept)} positions labelled by the exact solver\n"
-                  f"# made by: python benchmarks/oracle.py --make {name} --positions {positions} --seed {seed} "
-                  f"--label-nodes {max_nodes} --self-play {seconds} --noise {noise}\n"
-                  f"# from {games} games of strong against itself at {seconds} s a move, the first six moves and a "
-                  f"{noise:.0%} share of the rest random; positions from each game's end backwards while the solver "
-                  f"labels every column within {max_nodes} nodes; only positions whose columns differ in value\n"
-                  "# a line: the moves (0-based columns) and, per column, the value of playing it for the side to "
-                  "move (+ win, = draw, - loss, . not playable)\n")
-        for position in kept.values():
-            moves_text = ",".join(map(str, position.moves)) or "-"
-            out.write(f"{moves_text} {''.join(MARK[value] for value in position.values)}\n")
-    print(f"{path}: {len(kept)} positions from {games} games, {time.process_time() - started:.0f} s CPU")
+    kept = {Board.from_moves(position.moves, *rules).key() for position in read_set(path, rules)} \
+        if os.path.exists(path) else set()
+    rng = random.Random(f"{seed}-{len(kept)}")
+    solver = Solver(22)
+    games = 0
+    started = time.process_time()
+    with open(path, "a", encoding="utf-8") as out:
+        if not kept:
+            out.write(f"# {rules.columns}x{rules.rows} c{rules.c} p{rules.p}: positions labelled by the exact solver\n"
+                      f"# made by: python benchmarks/oracle.py --make {name} --positions {positions} --seed {seed} "
+                      f"--label-nodes {max_nodes} --self-play {seconds} --noise {noise} (a run continues the file)\n"
+                      f"# from games of strong against itself at {seconds} s a move, the first six moves and a "
+                      f"{noise:.0%} share of the rest random; positions from each game's end backwards while the "
+                      f"solver labels every column within {max_nodes} nodes; only positions whose columns differ "
+                      "in value\n"
+                      "# a line: the moves (0-based columns) and, per column, the value of playing it for the side "
+                      "to move (+ win, = draw, - loss, . not playable)\n")
+        bar = tqdm(total=positions, initial=min(len(kept), positions), desc=f"labelling {name}", unit="position")
+        while len(kept) < positions:
+            moves = self_play(rules, rng, seconds, noise)
+            games += 1
+            for length in range(len(moves) - 1, 0, -1):
+                board = Board.from_moves(moves[:length], *rules)
+                if board.key() in kept:
+                    continue
+                values = label(solver, board, max_nodes)
+                if values is None:
+                    break  # earlier positions are harder still
+                if len({value for value in values if value is not None}) > 1 and len(kept) < positions:
+                    kept.add(board.key())
+                    out.write(f"{','.join(map(str, board.moves()))} {''.join(MARK[value] for value in values)}\n")
+                    out.flush()
+                    bar.update()
+        bar.close()
+    print(f"{path}: {len(kept)} positions ({games} games this run, {time.process_time() - started:.0f} s CPU)")
 
 
 @dataclass

@@ -44,6 +44,7 @@ from tqdm import tqdm
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
+from clinea.core.timeman import Limits
 from clinea.players.strong_player import StrongBot
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -84,7 +85,7 @@ def read_set(path: str, rules: Rules) -> list[Labelled]:
 
 def label(solver: Solver, board: Board, max_nodes: int) -> list[int | None] | None:
     """The weak value of every column, or None if the budget ran out."""
-    return solver.analyze(board, weak=True, max_nodes=max_nodes)
+    return solver.analyze(board, weak=True, limits=Limits(nodes=max_nodes))
 
 
 def standard_set(name: str, solver: Solver, sample: int, rng: random.Random) -> list[Labelled]:

@@ -98,7 +98,8 @@ def console_scripts() -> list[str]:
 setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
-    package_data={"clinea": ["*.html"], "clinea.core": ["*.pxd"], "clinea.players": ["*.json", "*.bin"]},
+    package_data={"clinea": ["*.html"], "clinea.core": ["*.pxd"], "clinea.players": ["*.json", "*.bin"],
+                  "clinea.integrations": ["*.txt"]},
     ext_modules=cythonize(
         extensions(),
         include_path=[cython_include_dir()],

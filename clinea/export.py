@@ -31,10 +31,14 @@ EXPORTABLE = {
 
 #: the lines of kaggle_agent_best.py that the export fills with the book
 BOOK_LINES = ('BOOK_7X6 = ""\n', "BOOK_PLIES = 0\n")
+#: the line of kaggle_agent_best.py that --overage-reserve sets
+RESERVE_LINE = "BANK_RESERVE = 20.0"
+OVERAGE_BANK = 60.0  # ConnectX's remainingOverageTime at the start of an episode
 
 
-def agent_source(name: str) -> str:
-    """The submission file of player `name` (`best` with its book embedded)."""
+def agent_source(name: str, overage_reserve: float | None = None) -> str:
+    """The submission file of player `name` (`best` with its book embedded,
+    and `overage_reserve` seconds of the overage bank it never spends)."""
     template = importlib.resources.files("clinea.integrations").joinpath(EXPORTABLE[name]).read_text("utf-8")
     if name == "best":
         plies, encoded = stored_book()
@@ -43,6 +47,10 @@ def agent_source(name: str) -> str:
         chunks = "\n".join(f'    "{encoded[i:i + 96]}"' for i in range(0, len(encoded), 96))
         template = template.replace(BOOK_LINES[0], f"BOOK_7X6 = (\n{chunks}\n)\n")
         template = template.replace(BOOK_LINES[1], f"BOOK_PLIES = {plies}\n")
+        if overage_reserve is not None:
+            if template.count(RESERVE_LINE) != 1:
+                raise ValueError(f"{EXPORTABLE[name]} lacks its line {RESERVE_LINE!r}")
+            template = template.replace(RESERVE_LINE, f"BANK_RESERVE = {float(overage_reserve)!r}")
     return f"# exported by clinea {__version__}: clinea export kaggle {name}\n" + template
 
 
@@ -90,6 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="the player to export: " + ", ".join(EXPORTABLE) + " (default best)")
     parser.add_argument("-o", "--output", default="main.py", help="the file to write (default main.py)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
+    parser.add_argument("--overage-reserve", type=float, metavar="SECONDS",
+                        help=f"best: overage seconds never spent (default 20; {OVERAGE_BANK:g}: every move within "
+                             "actTimeout, the bank kept for hiccups)")
     parser.add_argument("--check", metavar="FILE", help="instead of writing, play FILE in Kaggle's ConnectX "
                         "(needs clinea[kaggle]) in an interpreter without clinea; report errors, timeouts, times")
     parser.add_argument("--board", action="append", type=board_size, metavar="CxRxN",
@@ -106,6 +117,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.episodes < 1:
         parser.error(f"--episodes {args.episodes} is out of range: allowed 1 or more")
+    if args.overage_reserve is not None and not 0 <= args.overage_reserve <= OVERAGE_BANK:
+        parser.error(f"--overage-reserve {args.overage_reserve} is out of range: allowed 0..{OVERAGE_BANK:g}")
     if args.check:
         return check(args)
     if args.player not in EXPORTABLE:
@@ -117,7 +130,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         with open(args.output, "w", encoding="utf-8") as out:
-            out.write(agent_source(args.player))
+            out.write(agent_source(args.player, args.overage_reserve))
     except OSError as error:
         print(f"clinea export: cannot write {args.output}: {error.strerror}", file=sys.stderr)
         return 2

@@ -57,3 +57,15 @@ def test_view_prints_the_time_to_value_the_games_and_the_page_size():
                       r"positions exact, page ([\d.]+) MB$", out, re.M)
     assert [row[0] for row in rows] == ["0.2", "0.01"]
     assert all(0 < float(row[4]) < 2 and 0 <= float(row[3]) <= 100 for row in rows)
+
+
+def test_kaggle_export_prints_errors_timeouts_move_times_tallies_and_the_score_against_strong():
+    out = run("kaggle_export.py", "--board", "4x4x3", "--episodes", "1", "--workers", "2", "--strong-games", "1",
+              "--strong-time", "0.1")
+    assert re.search(r"^episodes 4, errors 0, timeouts 0, moves \d+, median move [\d.]+ s, slowest move [\d.]+ s",
+                     out, re.M)
+    tallies = re.findall(r"^4x4 inarow 3 +vs (negamax|random) +(first|second)\s*: W (\d) D (\d) L (\d)$", out, re.M)
+    assert sorted(tally[:2] for tally in tallies) == [("negamax", "first"), ("negamax", "second"),
+                                                      ("random", "first"), ("random", "second")]
+    assert re.search(r"^4x4 inarow 3 +vs strong 0.1 s: first W-D-L \d-\d-\d, second \d-\d-\d, score [\d.]+ %",
+                     out, re.M)

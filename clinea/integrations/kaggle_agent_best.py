@@ -64,9 +64,9 @@ def compile_lines(inarow, directions, cells):
     for index, shift in enumerate(directions):
         upward = index == 0  # vertical: an empty cell has no stones above it
         for k in range(1, need + 1):
-            body.append(f"    a{k} = {'a%d & ' % (k - 1) if k > 1 else ''}(stones << {k * shift})")
+            body.append(f"    a{k} = {f'a{k - 1} & ' if k > 1 else ''}(stones << {k * shift})")
             if not upward:
-                body.append(f"    b{k} = {'b%d & ' % (k - 1) if k > 1 else ''}(stones >> {k * shift})")
+                body.append(f"    b{k} = {f'b{k - 1} & ' if k > 1 else ''}(stones >> {k * shift})")
         if not need:
             terms = ["-1"]
         elif upward:
@@ -220,7 +220,7 @@ class Game:
             scored.sort()
             children = [(col, bit) for _, _, col, bit in scored]
         if first >= 0:
-            for index, (col, bit) in enumerate(children):
+            for index, (col, _) in enumerate(children):
                 if col == first:
                     if index:
                         children.insert(0, children.pop(index))

@@ -18,6 +18,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 
+from clinea.integrations import install_command
+
 #: the child's program; argv[1] is the JSON of its episodes
 CHILD = r"""
 import json, os, sys
@@ -28,7 +30,10 @@ try:
     raise SystemExit("clinea is importable in the clean interpreter")
 except ImportError:
     pass
-from kaggle_environments import make
+try:
+    from kaggle_environments import make
+except ImportError:
+    raise SystemExit(3)
 job = json.loads(sys.argv[1])
 for index in range(job["episodes"]):
     env = make("connectx", configuration=job["configuration"])
@@ -68,6 +73,8 @@ def play_episodes(path: str, configuration: dict, opponent: str, seat: int, epis
            "episodes": episodes}
     result = subprocess.run([sys.executable, "-I", "-c", CHILD, json.dumps(job)], capture_output=True,
                             text=True, timeout=timeout)
+    if result.returncode == 3:
+        raise RuntimeError(f"kaggle_environments is not installed: {install_command('kaggle')}")
     if result.returncode:
         raise RuntimeError(f"the clean interpreter failed ({result.returncode}): {result.stderr.strip()[-2000:]}")
     found = []

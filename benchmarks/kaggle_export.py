@@ -39,7 +39,7 @@ def against_kaggle(path: str, boards: list[dict], episodes: int, workers: int, c
             for seat in (0, 1):
                 left = episodes
                 while left > 0:
-                    jobs.append((configuration, opponent, seat, min(chunk, left)))
+                    jobs.append((configuration, opponent, [seat], min(chunk, left)))
                     left -= chunk
     with ThreadPoolExecutor(workers) as pool:
         done = pool.map(lambda job: play_episodes(path, *job), jobs)

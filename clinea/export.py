@@ -71,13 +71,12 @@ def check(args: argparse.Namespace) -> int:
         return 2
     episodes = []
     for configuration in args.board or [board_size("7x6x4"), board_size("9x8x5")]:
-        for seat in (0, 1):
-            try:
-                episodes += play_episodes(os.path.abspath(args.check), configuration, args.opponent, seat,
-                                          args.episodes)
-            except RuntimeError as error:
-                print(f"clinea export: --check {args.check}: {error}", file=sys.stderr)
-                return 1
+        try:
+            episodes += play_episodes(os.path.abspath(args.check), configuration, args.opponent, [0, 1],
+                                      args.episodes)
+        except RuntimeError as error:
+            print(f"clinea export: --check {args.check}: {error}", file=sys.stderr)
+            return 1
     for line in summary(episodes):
         print(line)
     return 1 if failed(episodes) else 0

@@ -35,18 +35,18 @@ try:
 except ImportError:
     raise SystemExit(3)
 job = json.loads(sys.argv[1])
-for index in range(job["episodes"]):
-    env = make("connectx", configuration=job["configuration"])
-    seat = job["seat"]
-    agents = [job["path"], job["opponent"]] if seat == 0 else [job["opponent"], job["path"]]
-    env.run(agents)
-    final = env.steps[-1][seat]
-    times = [step[seat]["duration"] for step in env.logs if len(step) > seat and "duration" in step[seat]]
-    errors = [step[seat]["stderr"] for step in env.logs
-              if len(step) > seat and step[seat].get("stderr", "").strip()]
-    print(json.dumps({"status": final["status"], "reward": final["reward"], "times": times,
-                      "overage": final["observation"]["remainingOverageTime"],
-                      "moves": len(times), "stderr": errors[:1]}), flush=True)
+for seat in job["seats"]:
+    for index in range(job["episodes"]):
+        env = make("connectx", configuration=job["configuration"])
+        agents = [job["path"], job["opponent"]] if seat == 0 else [job["opponent"], job["path"]]
+        env.run(agents)
+        final = env.steps[-1][seat]
+        times = [step[seat]["duration"] for step in env.logs if len(step) > seat and "duration" in step[seat]]
+        errors = [step[seat]["stderr"] for step in env.logs
+                  if len(step) > seat and step[seat].get("stderr", "").strip()]
+        print(json.dumps({"seat": seat, "status": final["status"], "reward": final["reward"], "times": times,
+                          "overage": final["observation"]["remainingOverageTime"], "stderr": errors[:1]}),
+              flush=True)
 """
 
 
@@ -64,12 +64,13 @@ class Episode:
     stderr: list[str] = field(default_factory=list)
 
 
-def play_episodes(path: str, configuration: dict, opponent: str, seat: int, episodes: int,
+def play_episodes(path: str, configuration: dict, opponent: str, seats: list[int], episodes: int,
                   timeout: float = 3600.0) -> list[Episode]:
-    """`episodes` games of the submission at `path` against Kaggle's agent
-    `opponent` ("negamax", "random" or a file) from `seat`, in a clean child
-    interpreter. Raises RuntimeError with the child's stderr if it fails."""
-    job = {"path": path, "configuration": configuration, "opponent": opponent, "seat": seat,
+    """`episodes` games from each of `seats` (0: first) of the submission
+    at `path` against Kaggle's agent `opponent` ("negamax", "random" or a
+    file), in one clean child interpreter. Raises RuntimeError with the
+    child's stderr if it fails."""
+    job = {"path": path, "configuration": configuration, "opponent": opponent, "seats": seats,
            "episodes": episodes}
     result = subprocess.run([sys.executable, "-I", "-c", CHILD, json.dumps(job)], capture_output=True,
                             text=True, timeout=timeout)
@@ -81,7 +82,7 @@ def play_episodes(path: str, configuration: dict, opponent: str, seat: int, epis
     for line in result.stdout.splitlines():
         if line.startswith("{"):
             record = json.loads(line)
-            found.append(Episode(configuration, opponent, seat, record["status"], record["reward"],
+            found.append(Episode(configuration, opponent, record["seat"], record["status"], record["reward"],
                                  record["times"], record["overage"], record["stderr"]))
     return found
 

@@ -92,16 +92,11 @@ def test_the_default_export_passes_its_check_in_kaggle_s_environment_on_7x6_and_
     assert all(wins == "1" for board, seat, wins, *_ in tallies if seat == "first")
 
 
-@pytest.mark.parametrize(("body", "status"), [
-    ("import clinea\ndef agent(observation, configuration):\n    return 0\n", "ERROR"),
-    ("def agent(observation, configuration):\n    return 99\n", "INVALID"),
-])
-def test_the_check_reports_a_file_that_needs_clinea_or_plays_a_bad_column(tmp_path, body, status):
+def test_the_check_reports_a_file_that_needs_clinea_as_an_error_in_every_game(tmp_path):
     """A file that imports clinea fails in the clean interpreter as on
     Kaggle, though clinea is installed where the check runs."""
-    (tmp_path / "main.py").write_text(body)
+    (tmp_path / "main.py").write_text("import clinea\n\ndef agent(observation, configuration):\n    return 0\n")
     result = check(tmp_path, "--board", "4x4x3", "--opponent", "random")
     assert result.returncode == 1, result.stdout + result.stderr
-    assert re.search(r"episodes 2, errors \d+, timeouts \d+", result.stdout)
-    assert re.search(r"errors 2, timeouts 0", result.stdout)
-    assert f"stderr ({status})" in result.stdout or status == "INVALID"
+    assert re.search(r"^episodes 2, errors 2, timeouts 0", result.stdout, re.M)
+    assert "stderr (ERROR)" in result.stdout and "clinea" in result.stdout.split("stderr (ERROR)", 1)[1]

@@ -316,6 +316,7 @@ def encode_book(book):
 
 
 def field(record, name, default=None):
+    """`record[name]` of a dict (Kaggle's Structs are dicts too), else the attribute."""
     if isinstance(record, dict):
         return record.get(name, default)
     return getattr(record, name, default)
@@ -340,6 +341,7 @@ def choose(game, board, mark, act_timeout=2.0, overage=0.0):
 
 
 def agent(observation, configuration):
+    """ConnectX's entry point: the column to play (0-based)."""
     columns = int(field(configuration, "columns", 7))
     rows = int(field(configuration, "rows", 6))
     inarow = int(field(configuration, "inarow", 4))

@@ -2,7 +2,7 @@
 the move clinea's exact solver chooses at every position the agent can
 meet while it follows the book, up to a number of stones.
 
-    python -m clinea.integrations.kaggle_book --plies 11    # rewrites kaggle_book_7x6.txt
+    python -m clinea.integrations.kaggle_book --plies 12    # rewrites kaggle_book_7x6.txt
 
 The tree is the agent's own (its move, then every reply), so it holds one
 position per reply rather than every position of that many stones. A position the agent wins keeps a
@@ -80,10 +80,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m clinea.integrations.kaggle_book",
         description="Compute the 7x6 opening book of the exported Kaggle agent with clinea's solver.",
-        epilog="example:\n  python -m clinea.integrations.kaggle_book --plies 11",
+        epilog="example:\n  python -m clinea.integrations.kaggle_book --plies 12",
         formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--plies", type=int, default=11, help="book positions with up to this many stones "
-                                                             "(allowed 0..16, default 11)")
+    parser.add_argument("--plies", type=int, default=12, help="book positions with up to this many stones "
+                                                             "(allowed 0..16, default 12)")
     parser.add_argument("-o", "--output", default=str(Path(agent.__file__).with_name(BOOK_FILE)),
                         help="the file to write (default: the package's)")
     args = parser.parse_args(argv)

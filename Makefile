@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-oracle bench-rl train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-oracle bench-rl bench-kaggle kaggle-book train lines reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -169,6 +169,16 @@ bench-oracle: install
 # worked out once; minutes of CPU. The file ships with the package.
 lines: install
 	$(VENV)/bin/python -m clinea.players.strong_lines --out players/strong_lines_7x6.bin
+
+# The 7x6 opening book `clinea export kaggle` embeds, from the solver
+# (clinea/integrations/kaggle_book_7x6.txt).
+kaggle-book: install
+	$(PY) -m clinea.integrations.kaggle_book
+
+# The exported Kaggle submission in Kaggle's ConnectX: 800 episodes against
+# negamax and random, then strong (EPISODES=5 for a short run).
+bench-kaggle: install $(VENV)/.extras
+	$(PY) benchmarks/kaggle_export.py $(if $(EPISODES),--episodes $(EPISODES))
 
 train: install
 	mkdir -p results

@@ -113,7 +113,8 @@ class BuildWithSeatExec(build_ext):
 setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
-    package_data={"clinea": ["*.html", "py.typed"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"]},
+    package_data={"clinea": ["*.html", "py.typed"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"],
+                  "clinea.integrations": ["*.txt"]},
     ext_modules=cythonize(
         extensions(),
         include_path=[cython_include_dir()],

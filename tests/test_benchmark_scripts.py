@@ -114,3 +114,15 @@ def test_the_oracle_sets_in_the_repository_agree_with_the_solver():
         for position in labelled[:: max(1, len(labelled) // 5)]:
             board = Board.from_moves(position.moves, *rules)
             assert solver.analyze(board, weak=True) == position.values, position.moves
+
+
+def test_kaggle_export_prints_errors_timeouts_move_times_tallies_and_the_score_against_strong():
+    out = run("kaggle_export.py", "--board", "4x4x3", "--episodes", "1", "--workers", "2", "--strong-games", "1",
+              "--strong-time", "0.1")
+    assert re.search(r"^episodes 4, errors 0, timeouts 0, moves \d+, median move [\d.]+ s, slowest move [\d.]+ s",
+                     out, re.M)
+    tallies = re.findall(r"^4x4 inarow 3 +vs (negamax|random) +(first|second)\s*: W (\d) D (\d) L (\d)$", out, re.M)
+    assert sorted(tally[:2] for tally in tallies) == [("negamax", "first"), ("negamax", "second"),
+                                                      ("random", "first"), ("random", "second")]
+    assert re.search(r"^4x4 inarow 3 +vs strong 0.1 s: first W-D-L \d-\d-\d, second \d-\d-\d, score [\d.]+ %",
+                     out, re.M)

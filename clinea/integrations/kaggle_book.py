@@ -1,0 +1,103 @@
+"""The 7x6 opening book that `clinea export kaggle` embeds in its agent:
+the move clinea's exact solver chooses at every position the agent can
+meet while it follows the book, up to a number of stones.
+
+    python -m clinea.integrations.kaggle_book --plies 12    # rewrites kaggle_book_7x6.txt
+
+The tree is the agent's own (its move, then every reply), so it holds one
+position per reply rather than every position of that many stones. A position the agent wins keeps a
+winning move, one it draws a drawing move (the solver's weak mode, its
+cheapest proof); one it loses gets the move that loses slowest (the exact
+score), the best chance against an opponent that is not perfect.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.resources
+import sys
+import time
+from pathlib import Path
+
+from clinea.core import Board
+from clinea.core.solver import Solver
+from clinea.integrations import kaggle_agent_best as agent
+from clinea.integrations.kaggle import kaggle_board
+
+BOOK_FILE = "kaggle_book_7x6.txt"
+#: the stored book's header line: "plies N"
+HEADER = "plies"
+
+
+def book_entries(plies: int, solver: Solver | None = None, progress=None) -> dict[int, int]:
+    """{position key (the agent's `cur + mask`): column} of every position
+    the agent meets with at most `plies` stones down, moving first from the
+    empty board or second after any opening column, when it plays the
+    book's moves and the opponent anything."""
+    solver = solver or Solver()
+    game = agent.Game(7, 6, 4)
+    book: dict[int, int] = {}
+
+    def ours(board: Board) -> None:
+        if board.moves_played > plies or board.is_over():
+            return
+        cur, mask, _ = game.from_board(kaggle_board(board), board.side_to_move + 1)
+        if cur + mask in book:
+            return
+        col, _ = solver.play_value(board, weak=True)
+        if col is None:  # lost: the slowest loss
+            col, _ = solver.play_value(board, weak=False)
+        book[cur + mask] = col
+        if progress is not None and len(book) % 5000 == 0:
+            progress(len(book))
+        board.play(col)
+        if not board.is_over():
+            for reply in board.legal_columns():
+                board.play(reply)
+                ours(board)
+                board.undo()
+        board.undo()
+
+    empty = Board(7, 6, 4)
+    ours(empty)
+    for opening in range(7):
+        empty.play(opening)
+        ours(empty)
+        empty.undo()
+    return book
+
+
+def stored_book() -> tuple[int, str]:
+    """(plies, encoded book) of the book kept in the package."""
+    text = importlib.resources.files("clinea.integrations").joinpath(BOOK_FILE).read_text("ascii")
+    header, _, encoded = text.partition("\n")
+    name, _, plies = header.partition(" ")
+    if name != HEADER or not plies.isdigit():
+        raise ValueError(f"{BOOK_FILE}: its first line is {header[:40]!r}, expected '{HEADER} N'")
+    return int(plies), encoded.strip()
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m clinea.integrations.kaggle_book",
+        description="Compute the 7x6 opening book of the exported Kaggle agent with clinea's solver.",
+        epilog="example:\n  python -m clinea.integrations.kaggle_book --plies 12",
+        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--plies", type=int, default=12, help="book positions with up to this many stones "
+                                                             "(allowed 0..16, default 12)")
+    parser.add_argument("-o", "--output", default=str(Path(agent.__file__).with_name(BOOK_FILE)),
+                        help="the file to write (default: the package's)")
+    args = parser.parse_args(argv)
+    if not 0 <= args.plies <= 16:
+        parser.error(f"--plies {args.plies} is out of range: allowed 0..16")
+    started = time.monotonic()
+    book = book_entries(args.plies, progress=lambda count: print(
+        f"{count} positions, {time.monotonic() - started:.0f} s", file=sys.stderr))
+    encoded = agent.encode_book(book)
+    Path(args.output).write_text(f"{HEADER} {args.plies}\n{encoded}\n", encoding="ascii")
+    print(f"wrote {args.output}: {len(book)} positions up to {args.plies} stones, {len(encoded)} bytes, "
+          f"{time.monotonic() - started:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -54,7 +54,7 @@ def agent_source(name: str, overage_reserve: float | None = None) -> str:
     return f"# exported by clinea {__version__}: clinea export kaggle {name}\n" + template
 
 
-def board_size(text: str) -> dict:
+def board_size(text: str) -> dict[str, int]:
     """"COLUMNSxROWSxINAROW" as a ConnectX configuration."""
     parts = text.lower().split("x")
     if len(parts) != 3 or not all(part.isdigit() and int(part) >= 1 for part in parts):

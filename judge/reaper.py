@@ -25,7 +25,7 @@ import sys
 # the C module under `signal`, without the enums whose building was a fifth
 # of the watchdog's start-up
 from _signal import SIG_IGN, SIGINT, SIGKILL  # type: ignore[import-not-found]  # typeshed knows only `signal`
-from _signal import signal as handle_signal  # type: ignore[import-not-found]
+from _signal import signal as handle_signal
 
 MARK = "CLINEA_SEAT"
 PR_SET_PDEATHSIG = 1

@@ -35,7 +35,7 @@ from clinea.judge.tournament import random_opening
 from clinea.players.weights import Weights
 from clinea.progress import Progress, progress_bar
 from clinea.training import figures, lms, paper, search_table
-from clinea.training.cli import _positive_int
+from clinea.players.options import bounded_int
 from clinea.training.fitness import GameTally, outcome_for, versus
 from clinea.training.games import greedy
 from clinea.training.parallel import ChunkMapper, ProcessPool
@@ -54,10 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="clinea reproduce", description=(__doc__ or "").split("\n\n")[0],
                                      epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="tiny settings, same code path (what CI runs)")
-    parser.add_argument("--seeds", type=_positive_int("--seeds"), default=3, help="seeds per row (default 3)")
-    parser.add_argument("--games", type=_positive_int("--games"), default=None,
+    parser.add_argument("--seeds", type=bounded_int("--seeds", 1), default=3, help="seeds per row (default 3)")
+    parser.add_argument("--games", type=bounded_int("--games", 1), default=None,
                         help="evaluation games per colour against random (default 1000, quick 10)")
-    parser.add_argument("--jobs", type=_positive_int("--jobs"), default=1,
+    parser.add_argument("--jobs", type=bounded_int("--jobs", 1), default=1,
                         help=f"worker processes (this machine has {os.cpu_count()})")
     parser.add_argument("--out", default="results", help="folder for REPORT.md and the plots (default results)")
     keys = [row.key for row in paper.ROWS] + ["search", "cross-table", "lms"]

@@ -24,9 +24,13 @@ book moves against any reply, keyed by the position (its bitboards'
 `cur + mask`, unique: per column the side to move's stones plus a run of
 ones as high as the column); read once, at the first move on 7x6.
 """
+from __future__ import annotations
+
 import base64
 import time
 import zlib
+from collections.abc import Callable
+from typing import Any
 
 BOOK_7X6 = ""
 BOOK_PLIES = 0
@@ -45,14 +49,14 @@ class Timeout(Exception):
     """The search ran out of its time."""
 
 
-def popcount(bits):
+def popcount_by_text(bits: int) -> int:
     return bin(bits).count("1")
 
 
-popcount = getattr(int, "bit_count", popcount)  # Python 3.10 on: ten times faster
+popcount: Callable[[int], int] = getattr(int, "bit_count", popcount_by_text)  # Python 3.10 on: ten times faster
 
 
-def compile_lines(inarow, directions, cells):
+def compile_lines(inarow: int, directions: tuple[int, ...], cells: int) -> Callable[[int], int]:
     """winning_cells(stones) for lines of `inarow` along the bit shifts
     `directions` (the first vertical): the empty cells where a stone
     completes a line (and some occupied ones, to be masked), as one
@@ -76,9 +80,10 @@ def compile_lines(inarow, directions, cells):
                      for taken in range(need + 1)]
         body.append("    won |= " + " | ".join(f"({term})" for term in terms))
     body.append(f"    return won & {cells}")
-    namespace = {}
+    namespace: dict[str, Any] = {}
     exec("\n".join(body), namespace)  # noqa: S102 - code made here from integers only
-    return namespace["winning_cells"]
+    winning_cells: Callable[[int], int] = namespace["winning_cells"]
+    return winning_cells
 
 
 class Game:
@@ -86,7 +91,7 @@ class Game:
     (`winning_cells(stones)`, made by compile_lines), and a transposition
     table kept between moves."""
 
-    def __init__(self, columns, rows, inarow):
+    def __init__(self, columns: int, rows: int, inarow: int) -> None:
         self.columns, self.rows, self.inarow = columns, rows, inarow
         self.stride = stride = rows + 1
         self.size = columns * rows
@@ -100,17 +105,17 @@ class Game:
         odd_rows = sum(1 << (col * stride + row) for col in range(columns) for row in range(0, rows, 2))
         self.odd_rows, self.even_rows = odd_rows, self.cells & ~odd_rows
         self.winning_cells = compile_lines(inarow, (1, stride, stride + 1, stride - 1), self.cells)
-        self.table = {}
+        self.table: dict[int, tuple[int, int, int, int]] = {}
         self.nodes = 0
         self.deadline = 0.0
         self.horizon = False
 
     # -- rules ---------------------------------------------------------
-    def move_bit(self, mask, col):
+    def move_bit(self, mask: int, col: int) -> int:
         """The cell a stone dropped in `col` takes (0: the column is full)."""
         return (mask + (1 << (col * self.stride))) & self.column_bits[col] & ~mask
 
-    def from_board(self, board, mark):
+    def from_board(self, board: list[int], mark: int) -> tuple[int, int, int]:
         """(stones of `mark`, all stones, stones down) of ConnectX's flat
         board (row-major, top row first)."""
         mine = mask = 0
@@ -126,7 +131,7 @@ class Game:
         return mine, mask, popcount(mask)
 
     # -- search --------------------------------------------------------
-    def evaluate(self, cur, mask, mine_won, theirs_won, n):
+    def evaluate(self, cur: int, mask: int, mine_won: int, theirs_won: int, n: int) -> int:
         """Heuristic value for the side to move of a quiet position:
         threats (more for those on the rows its parity claims), centre."""
         empty = self.cells & ~mask
@@ -140,7 +145,7 @@ class Game:
                 + 3 * (popcount(cur & self.centre) - popcount(opp & self.centre))
                 + 2 * (popcount(cur & self.inner) - popcount(opp & self.inner)))
 
-    def negamax(self, cur, mask, n, depth, alpha, beta):
+    def negamax(self, cur: int, mask: int, n: int, depth: int, alpha: int, beta: int) -> int:
         """Value for the side to move (stones `cur`, all `mask`, `n` down)
         searched `depth` plies; exact where it is a win or a loss."""
         self.nodes += 1
@@ -205,7 +210,7 @@ class Game:
         self.table[key] = (depth, kind, best, best_col)
         return best
 
-    def ordered(self, cur, mask, moves, first, depth):
+    def ordered(self, cur: int, mask: int, moves: int, first: int, depth: int) -> list[tuple[int, int]]:
         """(column, bit) of the columns in `moves`: the table's move first,
         then, far from the leaves, those making most threats, centre first."""
         children = []
@@ -227,7 +232,7 @@ class Game:
                     break
         return children
 
-    def safe_answer(self, cur, mask):
+    def safe_answer(self, cur: int, mask: int) -> int:
         """The answer ready before any search: a winning column, else the
         block, else the most central column that does not let the opponent
         win at once, else the most central legal one."""
@@ -246,7 +251,8 @@ class Game:
                 return col
         return legal[0]
 
-    def search(self, cur, mask, n, budget, extra=0.0):
+    def search(self, cur: int, mask: int, n: int, budget: float,
+               extra: float = 0.0) -> tuple[int, int | None, int]:
         """(column, value, depth reached) within `budget` seconds, and up to
         `extra` more while the best move keeps changing."""
         start = time.perf_counter()
@@ -269,7 +275,8 @@ class Game:
             first = best_col
             children = self.ordered(cur, mask, moves, first, depth + 2)
             alpha, beta = -WIN, WIN
-            found_col, found_value = None, None
+            found_col: int | None = None
+            found_value: int | None = None
             try:
                 for col, bit in children:
                     value = -self.negamax(opp, mask | bit, n + 1, depth - 1, -beta, -alpha)
@@ -277,10 +284,12 @@ class Game:
                         found_col, found_value = col, value
                         alpha = max(alpha, value)
             except Timeout:
-                if found_col is not None and (best_value is None or found_value > best_value
-                                              or found_col == best_col):
+                if found_col is not None and found_value is not None and (
+                        best_value is None or found_value > best_value or found_col == best_col):
                     best_col, best_value = found_col, found_value
                 break
+            if found_col is None or found_value is None:
+                break  # no child searched: nothing new to play
             changed = found_col != best_col
             best_col, best_value, reached = found_col, found_value, depth
             if not self.horizon or abs(best_value) > WIN // 2:
@@ -294,35 +303,35 @@ class Game:
         return best_col, best_value, reached
 
 
-_games = {}
-_book = {}
+_games: dict[tuple[int, int, int], Game] = {}
+_book: dict[str, dict[int, int]] = {}
 
 
-def read_book(encoded):
+def read_book(encoded: str) -> dict[int, int]:
     """{position key: column} of an encoded book (see encode_book)."""
     raw = zlib.decompress(base64.b85decode(encoded))
-    book = {}
+    book: dict[int, int] = {}
     for at in range(0, len(raw), BOOK_ENTRY):
         entry = int.from_bytes(raw[at:at + BOOK_ENTRY], "big")
         book[entry >> 4] = entry & 15
     return book
 
 
-def encode_book(book):
+def encode_book(book: dict[int, int]) -> str:
     """{position key: column} as stored: entries of BOOK_ENTRY bytes (the
     key, then the column in 4 bits), sorted, zlib, base85."""
     raw = b"".join(((key << 4) | col).to_bytes(BOOK_ENTRY, "big") for key, col in sorted(book.items()))
     return base64.b85encode(zlib.compress(raw, 9)).decode("ascii")
 
 
-def field(record, name, default=None):
+def field(record: Any, name: str, default: Any = None) -> Any:
     """`record[name]` of a dict (Kaggle's Structs are dicts too), else the attribute."""
     if isinstance(record, dict):
         return record.get(name, default)
     return getattr(record, name, default)
 
 
-def choose(game, board, mark, act_timeout=2.0, overage=0.0):
+def choose(game: Game, board: list[int], mark: int, act_timeout: float = 2.0, overage: float = 0.0) -> int:
     """The column to play (0-based) on ConnectX's flat `board` for `mark`."""
     start = time.perf_counter()
     cur, mask, n = game.from_board(board, mark)
@@ -340,7 +349,7 @@ def choose(game, board, mark, act_timeout=2.0, overage=0.0):
     return col
 
 
-def agent(observation, configuration):
+def agent(observation: Any, configuration: Any) -> int:
     """ConnectX's entry point: the column to play (0-based)."""
     columns = int(field(configuration, "columns", 7))
     rows = int(field(configuration, "rows", 6))

@@ -16,10 +16,12 @@ import argparse
 import importlib.resources
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from clinea.core import Board
 from clinea.core.solver import Solver
+from clinea.core.timeman import unbounded
 from clinea.integrations import kaggle_agent_best as agent
 from clinea.integrations.kaggle import kaggle_board
 
@@ -28,12 +30,13 @@ BOOK_FILE = "kaggle_book_7x6.txt"
 HEADER = "plies"
 
 
-def book_entries(plies: int, solver: Solver | None = None, progress=None) -> dict[int, int]:
+def book_entries(plies: int, solver: Solver | None = None,
+                 progress: Callable[[int], object] | None = None) -> dict[int, int]:
     """{position key (the agent's `cur + mask`): column} of every position
     the agent meets with at most `plies` stones down, moving first from the
     empty board or second after any opening column, when it plays the
     book's moves and the opponent anything."""
-    solver = solver or Solver()
+    exact = solver or Solver()
     game = agent.Game(7, 6, 4)
     book: dict[int, int] = {}
 
@@ -43,9 +46,12 @@ def book_entries(plies: int, solver: Solver | None = None, progress=None) -> dic
         cur, mask, _ = game.from_board(kaggle_board(board), board.side_to_move + 1)
         if cur + mask in book:
             return
-        col, _ = solver.play_value(board, weak=True)
-        if col is None:  # lost: the slowest loss
-            col, _ = solver.play_value(board, weak=False)
+        found, _ = unbounded(exact.play_value(board, weak=True))
+        if found is None:  # lost: the slowest loss
+            found, _ = unbounded(exact.play_value(board, weak=False))
+        if found is None:  # pragma: no cover - an open game always has a move
+            raise AssertionError(f"the solver found no move in {board.moves()}")
+        col = found
         book[cur + mask] = col
         if progress is not None and len(book) % 5000 == 0:
             progress(len(book))

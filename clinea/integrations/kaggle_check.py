@@ -17,6 +17,7 @@ import statistics
 import subprocess
 import sys
 from dataclasses import dataclass, field
+from typing import Any
 
 from clinea.integrations import install_command
 
@@ -54,7 +55,7 @@ for seat in job["seats"]:
 class Episode:
     """One game of the submission as Kaggle saw it."""
 
-    configuration: dict
+    configuration: dict[str, Any]
     opponent: str
     seat: int            # 0: the submission moved first
     status: str          # DONE, ERROR, TIMEOUT, INVALID
@@ -64,7 +65,7 @@ class Episode:
     stderr: list[str] = field(default_factory=list)
 
 
-def play_episodes(path: str, configuration: dict, opponent: str, seats: list[int], episodes: int,
+def play_episodes(path: str, configuration: dict[str, Any], opponent: str, seats: list[int], episodes: int,
                   timeout: float = 3600.0) -> list[Episode]:
     """`episodes` games from each of `seats` (0: first) of the submission
     at `path` against Kaggle's agent `opponent` ("negamax", "random" or a
@@ -104,7 +105,7 @@ def summary(episodes: list[Episode]) -> list[str]:
              f"median move {statistics.median(times) if times else 0:.3f} s, "
              f"slowest move {max(times, default=0):.3f} s, moves over 2 s {sum(t > 2.0 for t in times)}, "
              f"least overage left {min((e.overage for e in episodes), default=0):.1f} s"]
-    groups: dict[tuple, list[str]] = {}
+    groups: dict[tuple[Any, ...], list[str]] = {}
     for episode in episodes:
         c = episode.configuration
         key = (f"{c['columns']}x{c['rows']} inarow {c['inarow']}", episode.opponent,

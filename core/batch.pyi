@@ -5,7 +5,7 @@ import numpy as np
 import numpy.typing as npt
 
 from clinea.core.board import Board
-from clinea.core.rules import Rules
+from clinea.core.rules import Rules as Rules
 
 class BatchBoards:
     def __init__(

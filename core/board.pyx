@@ -469,7 +469,7 @@ cdef class Board:
     def __eq__(self, other):
         if not isinstance(other, Board):
             return NotImplemented
-        return (self.rules_ == other.rules_ and self.moves_played == other.moves_played
+        return (self.rules_ == (<Board>other).rules_ and self.moves_played == other.moves_played
                 and self.grid() == other.grid())
 
     __hash__ = None

@@ -101,11 +101,12 @@ def runtime_parameters(function: object) -> list[tuple[str, str, object]]:
 
 
 def cinit_parameters(source: str, class_name: str, module: types.ModuleType) -> list[tuple[str, str, object]]:
-    """A cdef class's constructor as its `__cinit__` in the .pyx declares it
-    (the compiled type only shows `*args, **kwargs`): C types dropped."""
+    """A cdef class's constructor as its `__cinit__` (else `__init__`) in the
+    .pyx declares it (the compiled type only shows `*args, **kwargs`): C
+    types dropped."""
     body = source.split(f"cdef class {class_name}", 1)[1]
     body = re.split(r"\ncdef class |\nclass |\ndef ", body, maxsplit=1)[0]
-    found = re.search(r"def __cinit__\((.*?)\):", body, re.S)
+    found = re.search(r"def __cinit__\((.*?)\):", body, re.S) or re.search(r"def __init__\((.*?)\):", body, re.S)
     if found is None:
         return [("self", "positional", NO_DEFAULT)]
     parameters, kind = [], "positional"
@@ -172,7 +173,7 @@ def test_stub_signatures_match_the_compiled_ones(name):
                 assert isinstance(inspect.getattr_static(runtime, member), (property, types.GetSetDescriptorType)), \
                     f"{stub_name}.{member} is not a property"
                 continue
-            if member == "__init__" and "__init__" not in vars(runtime):
+            if member == "__init__":
                 actual = cinit_parameters(source, stub_name, module)
             else:
                 actual = runtime_parameters(getattr(runtime, member))

@@ -32,10 +32,10 @@ from clinea.core import Rules
 from clinea.judge.referee import play_bots
 from clinea.judge.stats import wilson_interval
 from clinea.judge.tournament import random_opening
+from clinea.players.options import bounded_int
 from clinea.players.weights import Weights
 from clinea.progress import Progress, progress_bar
 from clinea.training import figures, lms, paper, search_table
-from clinea.players.options import bounded_int
 from clinea.training.fitness import GameTally, outcome_for, versus
 from clinea.training.games import greedy
 from clinea.training.parallel import ChunkMapper, ProcessPool

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import os
 import shlex
+from typing import Any
 
 import numpy as np
 
@@ -40,12 +41,14 @@ from clinea.players.bot import Bot
 from clinea.players.driver import bot_from_options
 
 gymnasium = require("gymnasium", "rl")
+# the base class comes through require (the rl extra), so Any to a type checker
+Env: Any = gymnasium.Env
 
 SEED_RANGE = 2 ** 63  # the opponent's --seed, drawn from the environment's generator
 ENV_ID = "clinea/CEnLinea-v0"
 
 
-class ClineaGymEnv(gymnasium.Env):
+class ClineaGymEnv(Env):
     """The agent against `opponent` on a `columns` x `rows` board, `c` in a
     row, `p` tokens each. `seat`: 0 the agent moves first, 1 second, None
     a seat drawn at every reset. `render_mode`: "ansi", "rgb_array",
@@ -85,14 +88,15 @@ class ClineaGymEnv(gymnasium.Env):
             return None
         return bot_class, words[1:]
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None) -> tuple[np.ndarray, dict]:
+    def reset(self, *, seed: int | None = None,
+              options: dict[str, Any] | None = None) -> tuple[np.ndarray, dict[str, Any]]:
         """A new game; with a seed the agent's seat (when drawn) and a
         seedable opponent start from it."""
         super().reset(seed=seed)
         if seed is not None and self._seedable is not None:
             self._close_opponent()
-            bot_class, options = self._seedable
-            self.opponent = bot_from_options(bot_class, options + ["--seed", str(int(self.np_random.integers(SEED_RANGE)))])
+            bot_class, words = self._seedable
+            self.opponent = bot_from_options(bot_class, words + ["--seed", str(int(self.np_random.integers(SEED_RANGE)))])
         self.seat = int(self.np_random.integers(2)) if self.fixed_seat is None else self.fixed_seat
         self.board = Board(*self.rules)
         self.opponent.new_game(Board(*self.rules), 1 - self.seat)
@@ -100,7 +104,7 @@ class ClineaGymEnv(gymnasium.Env):
             self._opponent_moves()
         return self._observation(), self._info()
 
-    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict]:
+    def step(self, action: int) -> tuple[np.ndarray, float, bool, bool, dict[str, Any]]:
         """The agent plays column `action`, then the opponent answers."""
         if self.board.is_over():
             raise ValueError("the game is over: call reset() before step()")
@@ -131,7 +135,7 @@ class ClineaGymEnv(gymnasium.Env):
     def _observation(self) -> np.ndarray:
         return planes(self.board, self.seat)
 
-    def _info(self, **extra) -> dict:
+    def _info(self, **extra: Any) -> dict[str, Any]:
         return {"action_mask": action_mask(self.board), "seat": self.seat, **extra}
 
     def render(self) -> str | np.ndarray | None:

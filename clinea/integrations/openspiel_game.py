@@ -16,6 +16,8 @@ then the opponent's, row 0 at the top.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from clinea.core import Board, Rules
@@ -23,12 +25,15 @@ from clinea.core.observation import planes
 from clinea.integrations import require
 
 pyspiel = require("pyspiel", "openspiel")
+# OpenSpiel ships no types: its base classes are Any to a type checker
+SpielGame: Any = pyspiel.Game
+SpielState: Any = pyspiel.State
 
 GAME = "clinea"
 DEFAULT_PARAMETERS = {"columns": 7, "rows": 6, "c": 4, "p": 0}
 
 
-def rules_from_parameters(parameters: dict) -> Rules:
+def rules_from_parameters(parameters: dict[str, int]) -> Rules:
     """The Rules of the game's parameters (p = 0: enough to fill the board);
     ValueError names a value out of range."""
     merged = {**DEFAULT_PARAMETERS, **parameters}
@@ -56,10 +61,10 @@ GAME_TYPE = pyspiel.GameType(
 )
 
 
-class ClineaGame(pyspiel.Game):
+class ClineaGame(SpielGame):
     """The game of the parameters (see the module)."""
 
-    def __init__(self, params: dict | None = None):
+    def __init__(self, params: dict[str, int] | None = None) -> None:
         self.rules = rules_from_parameters(params or {})
         info = pyspiel.GameInfo(
             num_distinct_actions=self.rules.columns,
@@ -75,23 +80,24 @@ class ClineaGame(pyspiel.Game):
     def new_initial_state(self) -> ClineaState:
         return ClineaState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None) -> BoardObserver:
+    def make_py_observer(self, iig_obs_type: Any = None, params: dict[str, Any] | None = None) -> BoardObserver:
         """The one observer of a perfect-information game: the whole board."""
         if params:
             raise ValueError(f"the clinea observer takes no parameters, got {params!r}")
         return BoardObserver(self.rules)
 
 
-class ClineaState(pyspiel.State):
+class ClineaState(SpielState):
     """A position: a clinea Board plus OpenSpiel's bookkeeping."""
 
-    def __init__(self, game: ClineaGame):
+    def __init__(self, game: ClineaGame) -> None:
         super().__init__(game)
         self.board = Board(*game.rules)
 
     def current_player(self) -> int:
         if self.board.is_over():
-            return pyspiel.PlayerId.TERMINAL
+            terminal: int = pyspiel.PlayerId.TERMINAL
+            return terminal
         return self.board.side_to_move
 
     def _legal_actions(self, player: int) -> list[int]:

@@ -24,6 +24,8 @@ clinea's one Board: no second copy of the rules.
 """
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 
 from clinea.core import Board, Rules
@@ -40,11 +42,13 @@ from clinea.integrations.rl_board import (
 )
 
 pettingzoo = require("pettingzoo", "rl")
+# PettingZoo ships no types: its base class is Any to a type checker
+AECEnv: Any = pettingzoo.AECEnv
 
 AGENTS = ("player_0", "player_1")  # player_0 moves first
 
 
-class ClineaAECEnv(pettingzoo.AECEnv):
+class ClineaAECEnv(AECEnv):
     """Two agents alternate on a `columns` x `rows` board, `c` in a row wins,
     `p` tokens each (see the module). `render_mode`: "ansi" (render returns
     the text board), "rgb_array" (an RGB picture), "human" (prints the text
@@ -79,7 +83,7 @@ class ClineaAECEnv(pettingzoo.AECEnv):
         mask = action_mask(self.board) if agent == self.agent_selection else self._no_moves.copy()
         return {"observation": planes(self.board, self._seat[agent]), "action_mask": mask}
 
-    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """A new game on the empty board (the game has no chance: `seed` only
         seeds the action spaces' sampling)."""
         if seed is not None:
@@ -91,7 +95,7 @@ class ClineaAECEnv(pettingzoo.AECEnv):
         self._cumulative_rewards = {agent: 0.0 for agent in AGENTS}
         self.terminations = {agent: False for agent in AGENTS}
         self.truncations = {agent: False for agent in AGENTS}
-        self.infos = {agent: {} for agent in AGENTS}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in AGENTS}
         self.agent_selection = AGENTS[0]
         self._started = True
 
@@ -131,7 +135,7 @@ class ClineaAECEnv(pettingzoo.AECEnv):
         """Nothing to release: the environment holds no window or process."""
 
 
-def env(**kwargs) -> ClineaAECEnv:
+def env(**kwargs: Any) -> ClineaAECEnv:
     """The environment (ClineaAECEnv's arguments). It enforces the call
     order itself, so it needs none of PettingZoo's wrappers, whose attribute
     forwarding would cost more than a move."""

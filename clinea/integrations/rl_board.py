@@ -6,12 +6,17 @@ themselves come from the Cython core (`clinea.core.observation`).
 """
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from clinea.core import Board, Rules
 from clinea.integrations import require
 
-spaces = require("gymnasium.spaces", "rl")
+if TYPE_CHECKING:  # gymnasium is the rl extra: imported through require, which says how to install it
+    from gymnasium import spaces as spaces
+else:
+    spaces = require("gymnasium.spaces", "rl")
 
 RENDER_MODES = ("ansi", "rgb_array", "human")
 # the colours of clinea's text board: blue moves first, red second

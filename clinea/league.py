@@ -238,7 +238,7 @@ class League:
         a player left meanwhile (its game was stopped, and counts for nothing)."""
         with self.lock:
             present = set(self.baselines) | set(self.bots)
-            if not set(record.players) <= present or (self.stopping and record.kind == CRASH):
+            if not set(record.players) <= present or (self.stopping and record.end == CRASH):
                 self.schedule.dropped(record.id)
                 return
             self.log.append(record)

@@ -96,7 +96,7 @@ class Match:
         return False
 
     def on_record(self, record: GameRecord) -> None:
-        if self.interrupted.is_set() and record.kind == CRASH:
+        if self.interrupted.is_set() and record.end == CRASH:
             # the interrupt's kill ends the games in flight as crashes: no result. Any
             # other end is a finished game, whose players were told its result (the
             # last move may have been on its way as Ctrl-C came): it counts

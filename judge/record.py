@@ -3,21 +3,36 @@ JSON form (one line per game), read back with every field checked so a
 corrupt or foreign file is refused with the reason instead of misread."""
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+import enum
+from dataclasses import dataclass
 from typing import Any
 
 # the fields of a game line and the JSON types each must have
-_FIELDS: dict[str, type | tuple[type, ...]] = {"id": str, "columns": int, "rows": int, "c": int, "p": int, "players": list, "colours": list,
-           "opening": list, "moves": list, "times": list, "winner": (str, type(None)), "reason": str,
-           "forfeit": (str, type(None))}
+_FIELDS: dict[str, type | tuple[type, ...]] = {
+    "id": str, "columns": int, "rows": int, "c": int, "p": int, "players": list, "colours": list,
+    "opening": list, "moves": list, "times": list, "winner": (str, type(None)), "reason": str,
+    "forfeit": (str, type(None))}
+
+
+class End(enum.StrEnum):
+    """How a game ended: by the rules (a connection, a draw) or by one kind
+    of forfeit. The value is the word the results file and reports use."""
+    CONNECT = "connect"
+    DRAW = "draw"
+    ILLEGAL = "illegal move"
+    CRASH = "crash"
+    TIMEOUT = "timeout"
+    GARBAGE = "garbage"
 
 
 @dataclass(frozen=True)
 class GameRecord:
     """One game of a run. `players` are (first to move from the empty
-    board, second); `winner` and `forfeit` are player names or None;
-    `reason` is "connect", "draw" or "KIND: detail" for a forfeit;
-    `times[i]` is the thinking time of `moves[len(opening) + i]`."""
+    board, second); `winner` and `forfeit` are player names or None; `end`
+    says how it ended and `detail` what happened in a forfeit ("column 9
+    out of range 0..6"); `times[i]` is the thinking time of
+    `moves[len(opening) + i]`. The results file keeps `end` and `detail`
+    as one "reason" ("connect", "draw", "KIND: detail"), as it always did."""
     id: str
     columns: int
     rows: int
@@ -29,16 +44,20 @@ class GameRecord:
     moves: tuple[int, ...]
     times: tuple[float, ...]
     winner: str | None
-    reason: str
+    end: End
+    detail: str
     forfeit: str | None
 
     @property
-    def kind(self) -> str:
-        """The reason without its details ("connect", "draw", "crash", ...)."""
-        return self.reason.split(":", 1)[0]
+    def reason(self) -> str:
+        """The end in words, as the results file keeps it."""
+        return f"{self.end}: {self.detail}" if self.detail else str(self.end)
 
     def to_json(self) -> dict[str, Any]:
-        return asdict(self)
+        return {"id": self.id, "columns": self.columns, "rows": self.rows, "c": self.c, "p": self.p,
+                "players": list(self.players), "colours": list(self.colours), "opening": list(self.opening),
+                "moves": list(self.moves), "times": list(self.times), "winner": self.winner,
+                "reason": self.reason, "forfeit": self.forfeit}
 
     @classmethod
     def from_json(cls, data: object) -> GameRecord:
@@ -64,6 +83,11 @@ class GameRecord:
                 raise ValueError(f"{name!r} holds something other than columns")
         if not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in data["times"]):
             raise ValueError("'times' holds something other than seconds")
+        kind, _, detail = data["reason"].partition(": ")
+        try:
+            end = End(kind)
+        except ValueError:
+            raise ValueError(f"'reason' is {data['reason']!r:.60}: expected one of {', '.join(End)}") from None
         return cls(data["id"], data["columns"], data["rows"], data["c"], data["p"], players, colours,
                    tuple(data["opening"]), tuple(data["moves"]), tuple(float(t) for t in data["times"]),
-                   data["winner"], data["reason"], data["forfeit"])
+                   data["winner"], end, detail, data["forfeit"])

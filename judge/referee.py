@@ -8,7 +8,6 @@ Board rules, so an illegal move never reaches the opponent.
 """
 from __future__ import annotations
 
-import enum
 import numbers
 import time
 from array import array
@@ -17,23 +16,12 @@ from dataclasses import dataclass, field
 
 from clinea.core import Board
 from clinea.core.fastgame import ILLEGAL_BY_FIRST, play_cbots
+from clinea.judge.record import End
 from clinea.players.bot import Bot, CoreBot
 from clinea.protocol import COLOURS
 from clinea.protocol import DRAW as DRAWN
 from clinea.protocol import LOSS as LOST
 from clinea.protocol import WIN as WON
-
-
-class End(enum.StrEnum):
-    """How a game ended: by the rules (a connection, a draw) or by one kind
-    of forfeit. The value is the word the results file and reports use."""
-    CONNECT = "connect"
-    DRAW = "draw"
-    ILLEGAL = "illegal move"
-    CRASH = "crash"
-    TIMEOUT = "timeout"
-    GARBAGE = "garbage"
-
 
 CONNECT, DRAW, ILLEGAL, CRASH, TIMEOUT, GARBAGE = End
 FORFEITS = (ILLEGAL, CRASH, TIMEOUT, GARBAGE)

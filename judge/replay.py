@@ -127,7 +127,7 @@ def expected_outcome(record: GameRecord, seat: int, stop: int) -> Outcome:
         return Outcome(AS_RECORDED, f"up to ply {stop}")
     if record.forfeit is not None and record.forfeit != record.players[seat]:
         return Outcome(AS_RECORDED, f"up to {record.forfeit}'s forfeit")
-    return Outcome(record.kind, record.reason.partition(": ")[2])
+    return Outcome(record.end, record.detail)
 
 
 def follow(record: GameRecord, stop: int, seat: int) -> Callable[[Board], None]:

@@ -109,8 +109,8 @@ class Standings:
             stats.by_order["first" if index == 0 else "second"].add(outcome)
             stats.against[rec.players[1 - index]].add(outcome)
             if rec.forfeit == name:
-                stats.forfeits[rec.kind] += 1
-                stats.forfeit_reasons[rec.kind] = rec.reason
+                stats.forfeits[rec.end] += 1
+                stats.forfeit_reasons[rec.end] = rec.reason
             # times[i] belongs to ply len(opening) + i; the first player owns the even plies
             stats.times.add(rec.times[(index - len(rec.opening)) % 2::2])
 

@@ -127,7 +127,7 @@ def record(spec: GameSpec, rules: Rules, result: GameResult) -> GameRecord:
     names = (spec.first, spec.second)
     return GameRecord(spec.id, *rules, names, spec.colours, tuple(spec.opening), tuple(result.moves),
                       tuple(round(t, 6) for t in result.times),
-                      None if result.winner is None else names[result.winner], result.reason,
+                      None if result.winner is None else names[result.winner], result.end, result.detail,
                       None if result.forfeit is None else names[result.forfeit])
 
 

@@ -3,13 +3,14 @@ stops on and reports, played by a scripted runner (the process seats have
 tests of their own)."""
 from __future__ import annotations
 
+import dataclasses
 import threading
 from collections.abc import Callable, Iterable
 
 import pytest
 
 from clinea.judge.match import Match
-from clinea.judge.record import GameRecord
+from clinea.judge.record import End, GameRecord
 from clinea.judge.report import Standings
 from clinea.judge.results import ResultLog, read_records
 from clinea.judge.stats import Sprt
@@ -22,7 +23,7 @@ def spec(k: int, first: str = "a", second: str = "b") -> GameSpec:
 
 def won_by_first(game: GameSpec) -> GameRecord:
     return GameRecord(game.id, 7, 6, 4, 21, (game.first, game.second), game.colours, (), (3, 4, 3, 4, 3, 4, 3),
-                      (0.0,) * 7, game.first, "connect", None)
+                      (0.0,) * 7, game.first, End.CONNECT, "", None)
 
 
 class ScriptedRunner:
@@ -93,7 +94,7 @@ def test_an_interrupt_counts_the_games_told_their_result_and_not_the_ones_it_kil
     def play(game: GameSpec) -> GameRecord:
         record = won_by_first(game)
         if game.id.endswith("|3"):  # killed by the interrupt: a crash, no result
-            return GameRecord(**{**record.__dict__, "winner": "b", "reason": "crash: end of output", "forfeit": "a"})
+            return dataclasses.replace(record, winner="b", end=End.CRASH, detail="end of output", forfeit="a")
         return record
 
     runner = ScriptedRunner(play, during=lambda k: match.interrupt() if k == 3 else None)

@@ -12,7 +12,7 @@ from judge_helpers import bot, records, run_judge
 
 from clinea.core import Rules
 from clinea.judge.openings import OpeningsError, opening_stream, read_openings
-from clinea.judge.record import GameRecord
+from clinea.judge.record import End, GameRecord
 from clinea.judge.referee import Clock, TimeControl
 from clinea.judge.report import collect, summary
 from clinea.judge.stats import Sprt, pentanomial_estimate, pentanomial_llr, sprt_decision, trinomial_normalised_llr
@@ -152,7 +152,7 @@ def test_independent_games_give_the_trinomial_test(draw, t, nelo0):
 
 def game(k, first, second, winner, opening=(3,)):
     return GameRecord(str(k), 7, 6, 4, 21, (first, second), ("azul", "rojo"), tuple(opening), (), (), winner,
-                      "connect" if winner else "draw", None)
+                      End.CONNECT if winner else End.DRAW, "", None)
 
 
 @given(st.lists(st.tuples(st.sampled_from(["a", "b", None]), st.sampled_from(["a", "b", None]),

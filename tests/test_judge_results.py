@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from clinea.judge.record import GameRecord
+from clinea.judge.record import End, GameRecord
 from clinea.judge.results import SYNC_INTERVAL, ResultLog, ResultsError, read_header, read_records
 
 HEADER = json.dumps({"type": "run", "argv": ["--iterations", "3"]})
@@ -15,7 +15,7 @@ HEADER = json.dumps({"type": "run", "argv": ["--iterations", "3"]})
 
 def game(id, winner="a"):
     return GameRecord(id, 7, 6, 4, 21, ("a", "b"), ("azul", "rojo"), (), (3, 3, 4), (0.1, 0.2, 0.3),
-                      winner, "connect" if winner else "draw", None)
+                      winner, End.CONNECT if winner else End.DRAW, "", None)
 
 
 def line(record):

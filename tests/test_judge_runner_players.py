@@ -37,7 +37,7 @@ def test_removing_a_player_ends_its_game_in_flight_and_skips_its_next_ones():
     table.remove_player("hang")
     thread.join(timeout=60)  # without the removal: ten minutes of a 600 s clock
     assert not thread.is_alive()
-    assert [(game.id, game.kind, game.forfeit) for game in played] == [("hang|rand|0", "crash", "hang")]
+    assert [(game.id, game.end, game.forfeit) for game in played] == [("hang|rand|0", "crash", "hang")]
     assert [spec.id for spec in skipped] == ["hang|rand|1"]
 
 

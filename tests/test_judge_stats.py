@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clinea.judge.record import GameRecord
+from clinea.judge.record import End, GameRecord
 from clinea.judge.report import collect, summary
 from clinea.judge.stats import Sprt, elo_from_score, estimate, los, score_from_elo
 
@@ -80,7 +80,9 @@ def test_sprt_bounds_and_verdicts():
 
 def test_summary_tallies_a_hand_made_log():
     def rec(first, second, winner, colours=("azul", "rojo"), reason="connect", forfeit=None, times=(0.5, 0.25, 1.0)):
-        return GameRecord("0", 7, 6, 4, 21, (first, second), colours, (), (), tuple(times), winner, reason, forfeit)
+        end, _, detail = reason.partition(": ")
+        return GameRecord("0", 7, 6, 4, 21, (first, second), colours, (), (), tuple(times), winner, End(end), detail,
+                          forfeit)
 
     log = [rec("a", "b", "a"), rec("b", "a", "a", ("rojo", "azul")), rec("a", "b", None, reason="draw"),
            rec("b", "a", "b", ("azul", "rojo"), "timeout: no answer", "a", times=(0.5, 2.0))]

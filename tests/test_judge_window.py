@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from judge_helpers import bot, records, run_judge
 
 from clinea.core import Board
-from clinea.judge.record import GameRecord
+from clinea.judge.record import End, GameRecord
 from clinea.judge.referee import BotSeat, referee
 from clinea.judge.table import Table
 from clinea.judge.tournament import GameSpec
@@ -217,7 +217,7 @@ def test_the_game_number_and_the_running_score_head_the_window(window):
             board.play(col)
             view(board)
         record = GameRecord(str(number), *SIZE, ("a", "b"), ("azul", "rojo"), (), tuple(moves), (0.0,) * len(moves),
-                            winner, "connect" if winner else "draw", None)
+                            winner, End.CONNECT if winner else End.DRAW, "", None)
         pygame.event.post(pygame.event.Event(pygame.KEYDOWN, key=pygame.K_SPACE, unicode=" ", mod=0, scancode=0))
         table.result(record)
         assert status_line_shows(window, 0, window.heading)

@@ -20,7 +20,7 @@ from clinea.judge.referee import Clock
 from clinea.judge.tournament import Player, Runner, course_schedule
 from clinea.ray_cluster import LOCAL, joined
 from clinea.training import genetic
-from clinea.training.parallel import Runner as LocalPool
+from clinea.training.parallel import ProcessPool as LocalPool
 from clinea.training.ray_pool import RayPool
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -17,7 +17,7 @@ from clinea.players.weights import Weights
 from clinea.training import genetic, grid, paper, parametrisation
 from clinea.training.fitness import DRAW, LOSS, WIN, GameTally, versus
 from clinea.training.games import greedy
-from clinea.training.parallel import Runner
+from clinea.training.parallel import ProcessPool
 from clinea.training.report import Budget, Recorder
 
 
@@ -180,7 +180,7 @@ def test_ga_over_28_parameters_against_random_reports_every_generations_best(tmp
     budget = Budget(3, None)
     recorder = Recorder(tmp_path / "ga.csv", budget, quiet=True)
     seen = []
-    with Runner(1) as runner:
+    with ProcessPool(1) as runner:
         best, fitness = genetic.run(geometry, config, budget, recorder, runner, 1,
                                     watch=lambda g, b: seen.append((g, list(b))))
     recorder.close()
@@ -193,7 +193,7 @@ def test_ga_refuses_seeds_of_the_other_parametrisation(tmp_path):
     budget = Budget(1, None)
     recorder = Recorder(tmp_path / "ga.csv", budget, quiet=True)
     config = genetic.GeneticConfig(population=2, parametrisation="report")
-    with Runner(1) as runner, pytest.raises(ValueError, match="16 weights: the report parametrisation has 28"):
+    with ProcessPool(1) as runner, pytest.raises(ValueError, match="16 weights: the report parametrisation has 28"):
         genetic.run(Rules(), config, budget, recorder, runner, 1, [[0.0] * 16])
     recorder.close()
 
@@ -250,7 +250,7 @@ def test_fast_wins_rank_players_that_fitness_2_ties():
 def test_versus_with_lengths_counts_the_plies_of_each_game():
     from clinea.training.fitness import versus
     geometry = Rules(5, 4, 3)
-    with Runner(1) as runner:
+    with ProcessPool(1) as runner:
         plain = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner)[0]
         timed = versus([[0.1] * feature_count(3)], geometry, 3, "random", 3, 9, runner, lengths=True)[0]
     assert [g[:2] for g in timed] == plain  # same games, same dice
@@ -272,7 +272,7 @@ def test_the_hand_made_player_blocks_what_forks_grow_from(moves, blocks):
 
 
 def test_the_hand_made_player_loses_fewer_games_to_random_than_the_shipped_weights():
-    with Runner(1) as runner:
+    with ProcessPool(1) as runner:
         hand, shipped = versus([paper.hand_made(4), Weights.default().for_c(4)], paper.STANDARD, 4, "random",
                                1000, 3, runner)
     assert GameTally.of(hand).losses < GameTally.of(shipped).losses / 4

@@ -257,7 +257,7 @@ def main(argv: list[str] | None = None) -> int:
             for field in ("positions", "wins_given_up", "draws_given_up", "won", "drawn"):
                 setattr(total, field, getattr(total, field) + getattr(verdicts, field))
             all_times += times
-        report("7x6 files", args.budget_7x6, total, all_times)
+        report("7x6", args.budget_7x6, total, all_times)
     for name in (name for name in args.sets if name in BIG_SETS):
         labelled = read_set(os.path.join(args.folder, name + ".txt"), BIG_SETS[name])
         if args.sample:

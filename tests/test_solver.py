@@ -206,8 +206,8 @@ def test_budget_aborts_and_leaves_the_table_sound():
 def test_bad_arguments_name_the_range():
     with pytest.raises(ValueError, match="8..30"):
         Solver(40)
-    with pytest.raises(ValueError, match="max_nodes"):
-        Solver(10).solve(Board(), max_nodes=-1)
+    with pytest.raises(ValueError, match="nodes=-1 is out of range"):
+        Solver(10).solve(Board(), limits=Limits(nodes=-1))
 
 
 def run_cli(args, stdin):

@@ -256,7 +256,7 @@ def test_time_limit_alone_stops_the_run(tmp_path):
     (["genetic", "--pmut", "2"], "--pmut 2.0 is out of range: allowed 0..1"),
     (["genetic", "--population", "0"], "--population 0 is out of range: allowed 1 or more"),
     (["grid", "--step", "0"], "--step 0.0 is out of range"),
-    (["lms", "--columns", "200"], "columns=200 is out of range: allowed 1..128"),
+    (["lms", "--columns", "200"], "--columns 200 is out of range: allowed 1..128"),
 ])
 def test_bad_options_name_the_value_and_range(args, message, capsys, tmp_path):
     with pytest.raises(SystemExit) as exit_info:

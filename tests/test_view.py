@@ -70,9 +70,9 @@ class CountingSolver:
         self.solver = Solver(16)
         self.limits = []
 
-    def solve(self, board, weak=False, time_limit=0.0):
-        self.limits.append(time_limit)
-        return self.solver.solve(board, weak=weak, limits=Limits(time=time_limit))
+    def solve(self, board, weak=False, limits=Limits()):
+        self.limits.append(limits.time)
+        return self.solver.solve(board, weak=weak, limits=limits)
 
 
 def test_the_cache_answers_positions_already_solved_with_the_same_marks():

@@ -6,13 +6,13 @@ import subprocess
 import sys
 
 import pytest
-from exact_reference import ReferenceSolver
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pons import pons_lines, sign
 
 from clinea.core import Board
 from clinea.core.solver import Solver
+from clinea.reference_solver import ReferenceSolver
 
 
 @pytest.fixture(scope="module")

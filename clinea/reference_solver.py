@@ -1,9 +1,14 @@
-"""A plain exhaustive negamax in Python: the yardstick for the solver and the
-exact players. It shares no code with the core: it keeps columns as tuples,
-looks for a line around the stone just dropped, and memoises on the grid."""
+"""A plain exhaustive negamax in Python: the yardstick for the solver, the
+exact players and the solved tables' tiny boards. It shares no code with the
+core: it keeps columns as tuples, looks for a line around the stone just
+dropped, and memoises on the grid."""
 from __future__ import annotations
 
 from functools import lru_cache
+
+
+class TooManyPositions(RuntimeError):
+    """The search met more distinct positions than its budget allows."""
 
 
 class ReferenceSolver:
@@ -11,10 +16,15 @@ class ReferenceSolver:
     a win by the stone played after n stones scores (W * H + 1 - n) // 2,
     with min(2p, W * H) in place of W * H when the tokens run out first."""
 
-    def __init__(self, columns: int, rows: int, c: int, p: int | None = None):
+    def __init__(self, columns: int, rows: int, c: int, p: int | None = None,
+                 max_positions: int | None = None):
+        """`max_positions`: `solve` raises TooManyPositions once it has met
+        more distinct positions (None: no limit; the memo holds them all)."""
         self.columns, self.rows, self.c = columns, rows, c
         cells = columns * rows
         self.max_moves = cells if p is None else min(2 * p, cells)
+        self.max_positions = max_positions
+        self.positions = 0
         self.score = lru_cache(maxsize=None)(self._score)
 
     def line_through(self, grid, col: int, row: int) -> bool:
@@ -32,6 +42,9 @@ class ReferenceSolver:
 
     def _score(self, grid: tuple, n: int) -> int:
         """Score for the side to move of a game that is not over."""
+        self.positions += 1
+        if self.max_positions is not None and self.positions > self.max_positions:
+            raise TooManyPositions(f"more than {self.max_positions} positions")
         best = None
         for col in range(self.columns):
             if len(grid[col]) == self.rows:

@@ -188,6 +188,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--time-per-move", type=float, default=0.2,
                         help="strong's time per move in its game, 0.001..3600 (default 0.2)")
     parser.add_argument("--no-game", action="store_true", help="skip strong's game (default: play it)")
+    parser.add_argument("--game-entries", type=int, default=None,
+                        help="check only the first N book entries strong read, 0 or more (default: all)")
     return parser
 
 
@@ -198,6 +200,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(f"--fraction={args.fraction:g} is out of range: allowed above 0, up to 1")
     if args.time_limit < 0:
         parser.error(f"--time-limit={args.time_limit:g} is out of range: allowed 0 (none) or more")
+    if args.game_entries is not None and args.game_entries < 0:
+        parser.error(f"--game-entries={args.game_entries} is out of range: allowed 0 or more")
     if not 0.001 <= args.time_per_move <= 3600:
         parser.error(f"--time-per-move={args.time_per_move:g} is out of range: allowed 0.001..3600")
     size = len(standard_book())
@@ -206,7 +210,9 @@ def main(argv: list[str] | None = None) -> int:
         run = strong_game(args.time_per_move)
         print(f"strong's game from the empty board: {run.moves} ({len(run.moves)} moves), "
               f"{len(run.book_entries)} book entries and {len(run.lines)} lines entries read", flush=True)
-        reports.append(check_book_entries(run.book_entries, "book entries strong read", args.time_limit))
+        entries = run.book_entries if args.game_entries is None else run.book_entries[:args.game_entries]
+        reports.append(check_book_entries(entries, f"book entries strong read ({len(entries)} of "
+                                          f"{len(run.book_entries)})", args.time_limit))
         reports.append(check_lines(run.lines, args.time_limit))
     chosen = sample(size, args.fraction, args.seed)
     reports.append(check_book_entries(chosen, f"random sample of the book ({len(chosen)} of {size:,} entries, "

@@ -72,11 +72,12 @@ def test_strong_game_records_its_reads_and_they_check():
 
 
 def test_the_command_prints_what_it_checked(capsys):
-    assert main(["--fraction", "1e-6", "--seed", "4", "--time-per-move", "0.05"]) == 0
+    assert main(["--fraction", "1e-6", "--seed", "4", "--time-per-move", "0.05", "--game-entries", "2"]) == 0
     out = capsys.readouterr().out
     assert "strong's game from the empty board" in out
     assert "random sample of the book (5 of" in out and "5 checked, 0 mismatches" in out
     assert "strong's lines read in the game:" in out
+    assert "book entries strong read (2 of" in out or "book entries strong read (0 of 0)" in out
 
 
 def test_report_line_names_counts_and_time():

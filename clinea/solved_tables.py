@@ -294,25 +294,35 @@ def list_section(rows: dict[Rules, dict[str, str]]) -> list[str]:
 
 
 def p_findings(rows: dict[Rules, dict[str, str]]) -> list[str]:
-    """Where the first player's win stops as p falls, per board."""
+    """Where the first player's win stops as p falls, per board, and what
+    the full game's value implies for the smaller p."""
     lines = []
     for size in sorted({(r.columns, r.rows, r.c) for r in rows}):
-        by_p = {r.p: rows[r]["outcome"] for r in rows if (r.columns, r.rows, r.c) == size}
-        wins = [p for p, outcome in by_p.items() if outcome == "first"]
-        if not wins:
-            continue
-        lowest = min(wins)
-        below = [p for p in by_p if p < lowest]
-        unknown = sorted(p for p, outcome in by_p.items() if outcome == "unknown")
-        text = f"{size[0]}x{size[1]}, c = {size[2]}: the first player wins for every p from {lowest} up " \
-               f"to {max(by_p)}" if all(by_p[p] == "first" for p in by_p if p >= lowest) else \
-               f"{size[0]}x{size[1]}, c = {size[2]}: the first player wins for p in {sorted(wins)}"
-        if below:
-            text += f"; at p = {max(below)} the game is a {by_p[max(below)]} " \
-                    f"({'the second player wins' if by_p[max(below)] == 'second' else 'no win for either'})"
+        same = {r.p: rows[r] for r in rows if (r.columns, r.rows, r.c) == size}
+        board = f"{size[0]}x{size[1]}, c = {size[2]}"
+        wins = sorted(p for p, row in same.items() if row["outcome"] == "first")
+        known_below = [p for p, row in same.items() if row["outcome"] != "unknown" and wins and p < wins[0]]
+        unknown = sorted(p for p, row in same.items() if row["outcome"] == "unknown")
+        if wins:
+            text = f"{board}: the first player wins for p = {', '.join(map(str, wins))}"
+            if known_below:
+                highest = max(known_below)
+                text += f"; the largest p below that solved: p = {highest}, a {same[highest]['outcome']}" \
+                        + (" (the first player's win is gone)" if same[highest]["outcome"] != "first" else "")
+        else:
+            text = f"{board}: the first player wins for no p in the table"
         if unknown:
             text += f"; unknown (out of time): p = {', '.join(map(str, unknown))}"
         lines.append("- " + text + ".")
+        full = max(same)
+        if same[full]["end_move"] not in ("?", "") and 2 * full >= size[0] * size[1]:
+            end = int(same[full]["end_move"])
+            against = [p for p, row in same.items() if 2 * p < end and row["outcome"] not in ("draw", "unknown")]
+            verdict = (f"the table's solved values disagree at p = {', '.join(map(str, sorted(against)))}!"
+                       if against else "the table's solved values agree (a check, not a value written for them)")
+            lines.append(f"- The full game ({board}, p = {full}) ends on move {end} with perfect play, so every "
+                         f"p with 2p < {end} must be a draw: a side that could force a win within 2p moves "
+                         f"could do it in the full game too, whose first 2p moves are the same game; {verdict}.")
     return lines
 
 

@@ -104,9 +104,9 @@ def build_parser() -> argparse.ArgumentParser:
         epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--table", action="append", choices=list(standard_tables()),
                         help="a standard table to compute (repeatable; default: all of them)")
-    parser.add_argument("--c", type=int, help="your own table: tokens in a row to win, 1..64")
-    parser.add_argument("--max-sum", type=int, help="your own table: every board with columns + rows <= N, 2..40")
-    parser.add_argument("--board", type=board_size, help="your own table: one board COLUMNSxROWS, with --p-range")
+    parser.add_argument("--c", type=int, help="your own table: tokens in a row to win, 1..64 (default: none, the standard tables)")
+    parser.add_argument("--max-sum", type=int, help="your own table: every board with columns + rows <= N, 2..40 (default: none)")
+    parser.add_argument("--board", type=board_size, help="your own table: one board COLUMNSxROWS, with --p-range (default: none)")
     parser.add_argument("--p-range", type=p_range, help="your own table: token limits FIRST..LAST "
                         "(default: enough to fill each board)")
     parser.add_argument("--name", default="custom", help="your own table's file name (default: custom)")

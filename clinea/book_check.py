@@ -70,7 +70,7 @@ def check_book_entries(indices: Iterable[int], what: str, time_limit: float, boo
     solver = Solver(23, book=False)
     report = CheckReport(what)
     start = time.monotonic()
-    bar = progress_bar(len(indices), unit="entry", desc=what)
+    bar = progress_bar(len(indices), unit="position", desc=what)
     try:
         for index in indices:
             board = decode(codes[index])

@@ -9,7 +9,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-oracle bench-rl bench-kaggle kaggle-book train lines reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-oracle bench-rl bench-kaggle kaggle-book train lines solved-tables check-book reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -179,6 +179,20 @@ kaggle-book: install
 # negamax and random, then strong (EPISODES=5 for a short run).
 bench-kaggle: install $(VENV)/.extras
 	$(PY) benchmarks/kaggle_export.py $(if $(EPISODES),--episodes $(EPISODES))
+
+# The value of the empty board of every board in docs/solved/'s tables
+# (c = 3, 4, 5 on the small boards, 7x6 over p): resumes a stopped run,
+# TIME_LIMIT seconds per board (default 60; past it a board is unknown), on
+# Ray with RAY=1 (a local one) or RAY=ADDRESS. Hours of CPU for every board.
+solved-tables: install
+	$(VENV)/bin/clinea solved-tables --time-limit $(or $(TIME_LIMIT),60) \
+		$(if $(RAY),$(if $(filter 1,$(RAY)),--ray,--ray $(RAY)))
+
+# The shipped 7x6 opening book against our own solver: a random 1 % of its
+# entries and every entry strong reads in a game from the empty board.
+# About an hour of CPU; prints the entries checked, mismatches, time.
+check-book: install
+	$(VENV)/bin/clinea check-book --fraction $(or $(FRACTION),0.01)
 
 train: install
 	mkdir -p results

@@ -18,6 +18,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "play": ("clinea.players.registry", "run a player (random, greedy, strong, ...) on stdin/stdout"),
     "judge": ("clinea.judge.cli", "referee games between player programs (course judge flags), tournaments, SPRT"),
     "solve": ("clinea.solve", "exact scores of positions read one per line"),
+    "solved-tables": ("clinea.solved_tables", "solve the empty board of every board in a range: docs/solved/ tables"),
+    "check-book": ("clinea.book_check", "check the shipped 7x6 opening book against the solver: a sample and strong's reads"),
     "export": ("clinea.export", "write a player as a single-file Kaggle ConnectX agent (pure Python)"),
     "analyze": ("clinea.analyze", "replay judged games with the solver: every move's value, the blunders, a plot"),
     "replay": ("clinea.judge.replay", "play one seat of a judged game again with the lines it got: its answers, stderr, verdict"),

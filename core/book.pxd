@@ -12,6 +12,7 @@ cdef struct BookView:
     const int8_t* values
     Py_ssize_t size
     int ply              # -1: no book
+    unsigned char* seen  # NULL, or one byte per entry set when a lookup finds it (OpeningBook.record_lookups)
 
 cdef bint book_covers(const Geometry* g) noexcept nogil
 cdef int book_score(const BookView* book, uint64_t current, uint64_t mask) noexcept nogil
@@ -20,3 +21,4 @@ cdef class OpeningBook:
     cdef BookView view
     cdef object codes_
     cdef object values_
+    cdef object seen_

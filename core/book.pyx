@@ -75,6 +75,8 @@ cdef int book_score(const BookView* book, uint64_t current, uint64_t mask) noexc
         at = find(book, position_code(current, mask, True))
         if at < 0:
             return BOOK_MISS
+    if book.seen != NULL:
+        book.seen[at] = 1
     value = book.values[at]
     if value > 0:
         return (value - 69) // 2
@@ -113,6 +115,8 @@ cdef class OpeningBook:
         self.view.codes = &code_view[0] if self.view.size else NULL
         self.view.values = &value_view[0] if self.view.size else NULL
         self.view.ply = BOOK_PLY
+        self.view.seen = NULL
+        self.seen_ = None
 
     @classmethod
     def from_file(cls, path):
@@ -138,6 +142,32 @@ cdef class OpeningBook:
 
     def __len__(self) -> int:
         return self.view.size
+
+    def codes(self):
+        """The entries' position codes, in the book's order (the buffer given)."""
+        return self.codes_
+
+    def record_lookups(self, bint on) -> None:
+        """Starts (clearing what was recorded) or stops noting which entries
+        lookups find, for `looked_up`. A solver copies the book's view when
+        it takes up a game: start recording before that. The record stays
+        allocated once made, so a solver's copy never points at freed memory."""
+        cdef unsigned char[::1] seen
+        if on:
+            if self.seen_ is None:
+                self.seen_ = bytearray(self.view.size or 1)
+            else:
+                self.seen_[:] = bytes(len(self.seen_))
+            seen = self.seen_
+            self.view.seen = &seen[0]
+        else:
+            self.view.seen = NULL
+
+    def looked_up(self) -> list[int]:
+        """The indices of the entries found since recording last started."""
+        if self.seen_ is None:
+            return []
+        return [index for index, byte in enumerate(self.seen_[:self.view.size]) if byte]
 
     def score(self, Board board) -> int | None:
         """The book's exact score of a standard 7x6 `board` with 12 stones

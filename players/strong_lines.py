@@ -31,6 +31,7 @@ import sys
 import zlib
 from array import array
 from bisect import bisect_left
+from typing import Protocol
 
 from clinea.bounded import MIB, read_file, size_text
 from clinea.core import Board, Rules
@@ -47,6 +48,14 @@ MAX_STONES = 20
 MIN_NODES = 30_000
 STANDARD = Rules()  # 7x6, c = 4, 21 tokens each: the game of the opening book
 
+
+
+class LinesLookup(Protocol):
+    """What strong reads its lines through: the stored lines, or a wrapper that notes the reads."""
+
+    def __len__(self) -> int: ...
+
+    def lookup(self, board: Board) -> tuple[int, int] | None: ...
 
 class StrongLines:
     """The stored positions: `lookup(board)` gives (column, value) or None.

@@ -25,7 +25,7 @@ from clinea.core.timeman import PRECISE_TIME_FRACTION, TIME_FRACTION, Limits, Se
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
-from clinea.players.strong_lines import STANDARD, StrongLines
+from clinea.players.strong_lines import STANDARD, LinesLookup, StrongLines
 
 # The measurements behind these values: docs/TUNING.md.
 #: remaining moves under which the exact solve goes first, by representation
@@ -129,7 +129,7 @@ class StrongBot(Bot):
         # on 7x6 its opening book makes a solve worth trying from the first move
         self.solver = Solver(22) if solve else None
         # its own lines on 7x6 (see _stored_lines)
-        self.lines: StrongLines | None = None
+        self.lines: LinesLookup | None = None
         self.last: SearchResult | None = None
         self.last_clock: TimeManager | None = None  # the last move's account of its time
         self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
@@ -361,7 +361,7 @@ class StrongBot(Bot):
             return None  # lost against perfect play: the search's move gives the opponent most chances to err
         return weak
 
-    def _stored_lines(self) -> StrongLines | None:
+    def _stored_lines(self) -> LinesLookup | None:
         """Our own lines (clinea.players.strong_lines), loaded once the game
         is the one the book covers: at new_game, before the first move's clock."""
         if self.lines is None and self.exact_solver.uses_book:

@@ -9,13 +9,13 @@ import sys
 from pathlib import Path
 
 import pytest
-from exact_reference import ReferenceSolver
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.analysis import analyse, outcome, solver_notation
 from clinea.core import Board
 from clinea.core.solver import Solver
+from clinea.reference_solver import ReferenceSolver
 
 REPO = Path(__file__).resolve().parents[1]
 

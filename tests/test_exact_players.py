@@ -4,7 +4,6 @@ import subprocess
 from pathlib import Path
 
 import pytest
-from exact_reference import ReferenceSolver
 from pons import pons_lines, sign
 
 from clinea.core import Board
@@ -12,6 +11,7 @@ from clinea.core.minimax import minimax_analyze, minimax_value
 from clinea.core.solver import Solver
 from clinea.players.alphabeta_player import AlphabetaBot
 from clinea.players.minimax_player import MinimaxBot
+from clinea.reference_solver import ReferenceSolver
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 

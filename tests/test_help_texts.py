@@ -4,7 +4,7 @@ import argparse
 
 import pytest
 
-from clinea import match, newbot, signature, solve, view
+from clinea import book_check, match, newbot, signature, solve, solved_tables, view
 from clinea.judge import cli as judge_cli
 from clinea.players import registry
 from clinea.training import cli as training_cli
@@ -12,6 +12,8 @@ from clinea.training import cli as training_cli
 PARSERS = {
     "judge": judge_cli.build_parser,
     "solve": solve.build_parser,
+    "solved-tables": solved_tables.build_parser,
+    "check-book": book_check.build_parser,
     "match": match.build_parser,
     "new-bot": newbot.build_parser,
     "play": lambda: registry.build_parser(registry.players()),

@@ -6,7 +6,6 @@ import subprocess
 import sys
 
 import pytest
-from exact_reference import ReferenceSolver
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from pons import pons_lines, sign
@@ -14,6 +13,7 @@ from pons import pons_lines, sign
 from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
+from clinea.reference_solver import ReferenceSolver
 
 
 @pytest.fixture(scope="module")

@@ -70,7 +70,8 @@ class CountingSolver:
         self.solver = Solver(16)
         self.limits = []
 
-    def solve(self, board, weak=False, limits=Limits()):
+    def solve(self, board, weak=False, limits=None):
+        limits = limits or Limits()
         self.limits.append(limits.time)
         return self.solver.solve(board, weak=weak, limits=limits)
 

@@ -48,13 +48,14 @@ def test_the_optimal_columns_are_those_a_plain_negamax_finds(seed):
 
 
 def test_the_check_counts_the_moves_a_plain_negamax_calls_optimal():
+    from clinea.core.features import feature_count
     from clinea.training.games import greedy
     rng = random.Random(3)
-    values = [rng.uniform(-1, 1) for _ in range(16)]
-    positions = optimality.random_positions(Rules(4, 4, 4, 8), 12, 5)
-    player = greedy(values, 4)
+    values = [rng.uniform(-1, 1) for _ in range(feature_count(TINY.c))]
+    positions = optimality.random_positions(TINY, 12, 5)
+    player = greedy(values, TINY.c)
     expected = sum(player.choose(b.copy()) in plain_optimal_columns(b.copy()) for b in positions)
-    found = optimality.check(values, Rules(4, 4, 4, 8), positions, Solver())
+    found = optimality.check(values, TINY, positions, Solver())
     assert (found.positions, found.optimal) == (12, expected)
 
 

@@ -9,12 +9,12 @@ how far its weights go without search.
 """
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
+from clinea.training import positions
 from clinea.training.games import greedy
 
 SMALL = Rules(5, 4, 4, 10)
@@ -32,19 +32,8 @@ class Optimality:
 
 
 def random_positions(geometry: Rules, count: int, seed: int) -> list[Board]:
-    """`count` unfinished positions reached by uniformly random plies
-    (from 0 up to half the board)."""
-    rng = random.Random(seed)
-    out: list[Board] = []
-    while len(out) < count:
-        board = Board(*geometry)
-        for _ in range(rng.randint(0, geometry.max_moves // 2)):
-            if board.is_over():
-                break
-            board.play(rng.choice(board.legal_columns()))
-        if not board.is_over():
-            out.append(board)
-    return out
+    """`count` unfinished positions after 0 to half the board's moves of random plies."""
+    return positions.random_positions(geometry, count, seed, 0, geometry.max_moves // 2)
 
 
 def optimal_columns(scores: Sequence[int | None]) -> set[int]:

@@ -216,7 +216,7 @@ def test_reproduce_quick_writes_the_report_with_its_plots(tmp_path):
     out = tmp_path / "results"
     done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--seeds", "9001,9002,9003",
                            "--only", "hand-made", "hand-made-windows", "grid-c", "grid-a", "ga-seeded", "search",
-                           "lms", "--out", str(out)],
+                           "win-table", "pruning", "optimality", "lms", "--out", str(out)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     report = (out / "REPORT.md").read_text()
@@ -237,7 +237,18 @@ def test_reproduce_quick_writes_the_report_with_its_plots(tmp_path):
     lms_rows = report.split("## LMS report")[1].splitlines()
     assert [line.split("|")[1].strip() for line in lms_rows
             if line.startswith("| ") and "%" in line] == ["9001", "9002", "9003"]
-    for name in ("grid-c.png", "grid-a.png", "ga-seeded.png", "search.png", "lms.png"):
+    # the win table beside the node table, then the timing with and without pruning and the optimality check
+    sections = [line for line in report.splitlines() if line.startswith("## ")]
+    assert sections.index("## Connect-4 report: games won against random by depth") == 1 + sections.index(
+        "## Connect-4 report: nodes and time per move by depth")
+    win_rows = [line.split("|")[1].strip() for line in report.split("games won against random by depth")[1]
+                .split("## ")[0].splitlines() if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
+    assert win_rows == ["1", "2"]
+    pruning = report.split("## Course report: time per move with and without pruning")[1].split("## ")[0]
+    assert "20 moves of real games" in pruning and "| minimax |" in pruning and "| 1.000 |" in pruning
+    optimal = report.split("## Course report: optimality on a small board")[1].split("## ")[0]
+    assert optimal.count(" of 20 | ") == 2
+    for name in ("grid-c.png", "grid-a.png", "ga-seeded.png", "search.png", "lms.png", "pruning.png"):
         assert (out / name).read_bytes()[:4] == b"\x89PNG"
     # each seed's run beside the report, named by its seed
     for row in ("grid-c", "grid-a", "ga-seeded", "hand-made"):

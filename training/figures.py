@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import statistics
 from collections.abc import Sequence
+from pathlib import Path
 
 import matplotlib
 
 matplotlib.use("Agg")  # files only: CI and servers have no display
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib.axes import Axes  # noqa: E402
 
 OPPONENT_NAMES = {"minimax": "randomized minimax, depth 4"}
 
@@ -62,7 +64,7 @@ def genetic_curves(path, title: str, references: dict[str, list[list[tuple[int, 
 STATISTIC_STYLES = {"best": "-", "mean": "--", "median": ":", "worst": "-."}
 
 
-def population_bands(axes, fitness: dict[str, list[list[float]]]) -> None:
+def population_bands(axes: Axes, fitness: dict[str, list[list[float]]]) -> None:
     """Each statistic of the population per generation (best, mean, median,
     worst), over seeds as a median line in a min-max band."""
     length = max((len(s) for per_seed in fitness.values() for s in per_seed), default=0)
@@ -71,7 +73,7 @@ def population_bands(axes, fitness: dict[str, list[list[float]]]) -> None:
             _band(axes, list(range(1, 1 + length)), fitness[name], f"{name} fitness", style)
 
 
-def population_curves(path, title: str, fitness: dict[str, list[list[float]]], step_name: str) -> None:
+def population_curves(path: Path, title: str, fitness: dict[str, list[list[float]]], step_name: str) -> None:
     """The population's (or the candidates') best, mean, median and worst
     score per step, on their own (a grid under rule a, which keeps no
     champion's tally to draw)."""
@@ -155,7 +157,7 @@ def table_bars(path, labels: Sequence[str], report: Sequence[float], ours: Seque
     plt.close(figure)
 
 
-def pruning_curves(path, title: str, seconds: dict[str, list[float]]) -> None:
+def pruning_curves(path: Path, title: str, seconds: dict[str, list[float]]) -> None:
     """The time of every move searched without pruning and with it: one
     panel per search (the course report's figures 2-4, log scale), then the
     running total of all of them (its comparison over the whole game)."""

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from clinea.bounded import GIB, MIB, bounded_lines
 from clinea.core import Rules
@@ -155,7 +156,7 @@ def row_plots(result: dict, out: Path, quick: bool) -> list[str]:
     return names
 
 
-def population_statistics(runs: list[dict]) -> dict[str, list[list[float]]]:
+def population_statistics(runs: list[dict[str, Any]]) -> dict[str, list[list[float]]]:
     """Best, worst, mean and median per generation (or grid step), one list
     per seed, from each run's CSV."""
     return {name: [[float(x[name]) for x in r["rows"]] for r in runs] for name in figures.STATISTIC_STYLES}
@@ -277,7 +278,7 @@ def search_games_parts(wanted: set[str], quick: bool, out: Path) -> list[str]:
 
 # ------------------------------------------------------------ REPORT.md
 
-def shortfall_notes(results: list[dict]) -> list[str]:
+def shortfall_notes(results: list[dict[str, Any]]) -> list[str]:
     """Under the table: for each report's-method row below the report's
     figure, what was measured about why (paper.SHORTFALLS)."""
     notes = []

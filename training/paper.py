@@ -190,6 +190,11 @@ ROWS = [
         quick=dict(BIG_QUICK), reference=("random",),
         method="ours: rising open-window weights only (no feature of the report's player), "
                "fitness against random with sooner wins scoring more"),
+    # the yardstick for the row above: its genome with every step at the top
+    # (window weights rising evenly to 1, own and the opponent's), untrained
+    Row("rising-14x12", "hand-written rising window weights on 14x12, c 10, p 500", 99.8, "hand-made",
+        Rules(14, 12, 10, 500), settings={"player": "rising-windows"},
+        method="ours: no training at all, the window weights of ga-14x12-windows rising evenly to 1"),
 ]
 
 
@@ -242,6 +247,8 @@ def train(row: Row, quick: bool, seed: int, runner, csv_path, watch=None) -> lis
     rng = random.Random(seed)
     length = parametrisation.length(settings.get("parametrisation", "clinea"), c)
     if row.kind == "hand-made":
+        if settings.get("player") == "rising-windows":
+            return [1.0] * parametrisation.length("monotone-windows", c)
         return report_hand_made(c) if settings.get("player") == "report" else hand_made_with_windows(c)
     if row.kind == "random weights":
         return [rng.uniform(-1, 1) for _ in range(length)]

@@ -9,7 +9,6 @@ interval: the games cannot tell the two apart).
 from __future__ import annotations
 
 import argparse
-from collections.abc import Sequence
 
 BEATS = "beats"
 MATCHES = "matches"
@@ -87,7 +86,3 @@ def seeds_of(parser: argparse.ArgumentParser, args: argparse.Namespace) -> list[
         parser.error(str(error))
         raise  # parser.error exits; this line keeps the type checker informed
 
-
-def summary_word(verdicts: Sequence[str]) -> str:
-    """How many rows beat, match or fall short, as one phrase."""
-    return ", ".join(f"{verdicts.count(word)} {word}" for word in (BEATS, MATCHES, FALLS_SHORT))

@@ -200,7 +200,8 @@ train: install
 		--pmut 0.005 --pcross 0.4 --jobs 2 --seed 1 --out results/genetic
 
 # Every table of the reports clinea comes from, three seeds each, into
-# results/REPORT.md with its plots: hours on two cores. QUICK=1 (or
+# results/REPORT.md with its plots; the run prints its wall and CPU time at
+# the end and writes it at the top of REPORT.md. QUICK=1 (or
 # `make reproduce-quick`, what CI runs) is the same code with tiny settings,
 # into results/quick/.
 reproduce: install

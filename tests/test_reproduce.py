@@ -2,6 +2,7 @@
 against a plain scoring of its features, the report's grid rules on
 hand-made results, the GA's new options, and `clinea reproduce --quick` end
 to end. (The searches of the node table are tested in test_search.py.)"""
+import json
 import random
 import subprocess
 import sys
@@ -200,33 +201,111 @@ def test_ga_refuses_seeds_of_the_other_parametrisation(tmp_path):
 
 # ------------------------------------------------------------ end to end
 
+def table_rows(report: str) -> dict[str, list[str]]:
+    """The greedy table's rows by experiment and method: their cells."""
+    table = report.split("## Greedy player")[1].split("## ")[0]
+    rows = {}
+    for line in table.splitlines():
+        cells = [cell.strip() for cell in line.split("|")][1:-1]
+        if len(cells) == 9 and cells[0] != "experiment" and not cells[0].startswith("---"):
+            rows[cells[0] + " / " + cells[1]] = cells
+    return rows
+
+
 def test_reproduce_quick_writes_the_report_with_its_plots(tmp_path):
     out = tmp_path / "results"
-    done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--seeds", "3",
-                           "--only", "hand-made", "grid-c", "search", "lms", "--out", str(out)],
+    done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--quick", "--seeds", "9001,9002,9003",
+                           "--only", "hand-made", "hand-made-windows", "grid-c", "grid-a", "ga-seeded", "search",
+                           "win-table", "pruning", "optimality", "lms", "--out", str(out)],
                           capture_output=True, text=True, timeout=600)
     assert done.returncode == 0, done.stderr
     report = (out / "REPORT.md").read_text()
-    hand_made = next(line for line in report.splitlines() if line.startswith("| hand-made weights"))
-    cells = [cell.strip() for cell in hand_made.split("|")]
-    assert cells[2] == "100 %"  # the report's figure beside ours
-    share = float(cells[3].split()[0])
+    rows = table_rows(report)
+    hand_made = next(cells for key, cells in rows.items() if key.startswith("hand-made weights (7x6 c4 p21) / "
+                                                                             "report's method"))
+    assert hand_made[2] == "100 %"  # the report's figure beside ours
+    share = float(hand_made[3].split()[0])
     assert 50 <= share <= 100  # the hand-made player beats random most of the time
+    # 100 % can be matched but not beaten; anything below it falls short or matches
+    assert hand_made[5] in ("matches", "falls short")
+    assert any(key.startswith("hand-made weights") and "/ ours: " in key for key in rows)
     assert "grid search, rule c" in report and "![grid-c.png](grid-c.png)" in report
+    assert "![grid-a.png](grid-a.png)" in report and "![ga-seeded.png](ga-seeded.png)" in report
     search_rows = report.split("## Connect-4 report")[1].split("## ")[0].splitlines()
     assert [line.split("|")[1].strip() for line in search_rows
             if line.startswith("| ") and line.split("|")[1].strip().isdigit()] == ["1", "2", "3", "4"]
     lms_rows = report.split("## LMS report")[1].splitlines()
-    assert [line.split("|")[1].strip() for line in lms_rows if line.startswith("| ") and "%" in line] == ["1", "2", "3"]
-    for name in ("grid-c.png", "search.png", "lms.png"):
+    assert [line.split("|")[1].strip() for line in lms_rows
+            if line.startswith("| ") and "%" in line] == ["9001", "9002", "9003"]
+    # the win table beside the node table, then the timing with and without pruning and the optimality check
+    sections = [line for line in report.splitlines() if line.startswith("## ")]
+    assert sections.index("## Connect-4 report: games won against random by depth") == 1 + sections.index(
+        "## Connect-4 report: nodes and time per move by depth")
+    win_rows = [line.split("|")[1].strip() for line in report.split("games won against random by depth")[1]
+                .split("## ")[0].splitlines() if line.startswith("| ") and line.split("|")[1].strip().isdigit()]
+    assert win_rows == ["1", "2"]
+    pruning = report.split("## Course report: time per move with and without pruning")[1].split("## ")[0]
+    assert "20 moves of real games" in pruning and "| minimax |" in pruning and "| 1.000 |" in pruning
+    optimal = report.split("## Course report: optimality on a small board")[1].split("## ")[0]
+    assert optimal.count(" of 20 | ") == 2
+    for name in ("grid-c.png", "grid-a.png", "ga-seeded.png", "search.png", "lms.png", "pruning.png"):
         assert (out / name).read_bytes()[:4] == b"\x89PNG"
-    assert len(list((out / "runs").glob("grid-c-seed*.csv"))) == 3
+    # each seed's run beside the report, named by its seed
+    for row in ("grid-c", "grid-a", "ga-seeded", "hand-made"):
+        assert sorted(path.name for path in (out / "runs" / row).glob("*.json")) == [
+            "9001.json", "9002.json", "9003.json"]
+    kept = json.loads((out / "runs" / "grid-c" / "9002.json").read_text())["info"]
+    assert kept["seed"] == 9002 and kept["method"] == "report's method"
+    assert sum(kept["against_random"].values()) == 20  # --quick: 10 games a colour
+    ga_csv = (out / "runs" / "ga-seeded" / "9001.csv").read_text().splitlines()
+    assert ga_csv[0].startswith("iteration,best,worst,mean,median") and len(ga_csv) == 1 + 3
+    assert "9001, 9002, 9003" in report.splitlines()[2]
+    assert " s wall, " in report.splitlines()[2] and " s CPU" in report.splitlines()[2]
+    assert " s wall, " in done.stdout and " s CPU" in done.stdout
+
+
+def test_every_report_row_runs_the_reports_method():
+    """The report's 28 parameters, fitness 2 over a round robin (or its
+    external minimax), grid step 0.1, 150 generations of 50, its player as
+    the seed; everything else is labelled as ours."""
+    report_rows = [row for row in paper.ROWS if row.method.startswith(paper.REPORTS_METHOD)]
+    assert {row.key for row in report_rows} >= {"ga", "ga-external", "ga-seeded", "hand-made", "grid-c",
+                                                 "grid-a", "grid-c-hand-made", "random", "ga-9x8", "ga-14x12"}
+    for row in paper.ROWS:
+        assert row.method.startswith(paper.REPORTS_METHOD) or row.method.startswith("ours: ")
+    for row in report_rows:
+        settings = row.settings
+        if row.kind != "hand-made":
+            assert settings["parametrisation"] == "report", row.key
+        if row.kind == "genetic":
+            config = paper.genetic_config(settings)
+            assert (settings["population"], settings["generations"], settings["pmut"], settings["pcross"],
+                    settings["selection"]) == (50, 150, 0.005, 0.4, 2), row.key
+            assert not config.elite_never_mutates and not config.fast_wins, row.key
+            assert config.fitness == 2 and (not config.external or config.external_opponent == "minimax"), row.key
+            assert settings.get("seeded") in (None, "report"), row.key
+        if row.kind == "grid":
+            assert settings["step"] == 0.1 and settings["games"] == 50, row.key
+    # the report's hand-made player is the shipped one, opponent weighed alike
+    assert paper.report_hand_made(4) == parametrisation.vector(Weights.default(), "report", 4)
+    assert paper.report_hand_made(4)[4:16] == paper.report_hand_made(4)[16:]
+
+
+def test_the_seeded_ga_of_the_report_starts_from_the_reports_player_and_mutates_its_elite(tmp_path):
+    row = next(row for row in paper.ROWS if row.key == "ga-seeded")
+    with ProcessPool(1) as runner:
+        best = paper.train(row, True, 5, runner, tmp_path / "ga.csv")
+    assert len(best) == parametrisation.length("report", 4)
+    assert paper.genetic_config(row.settings).elite_never_mutates is False
 
 
 def test_reproduce_names_a_bad_seed_count():
     done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--seeds", "0"],
                           capture_output=True, text=True)
     assert done.returncode == 2 and "--seeds 0 is out of range: allowed 1 or more" in done.stderr
+    done = subprocess.run([sys.executable, "-m", "clinea", "reproduce", "--seeds", "9001,x"],
+                          capture_output=True, text=True)
+    assert done.returncode == 2 and "--seeds 'x' is not a seed" in done.stderr
 
 
 def test_reproduce_names_an_unwritable_output_folder(tmp_path):

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import statistics
 from collections.abc import Mapping, Sequence
+from pathlib import Path
 
 import matplotlib
 
@@ -43,10 +44,12 @@ def _save(figure: Figure, axes: Axes, path: FilePath, title: str) -> None:
 
 
 def genetic_curves(path: FilePath, title: str, references: dict[str, list[list[tuple[int, float]]]],
-                   fitness: list[list[float]]) -> None:
+                   fitness: dict[str, list[list[float]]]) -> None:
     """Top: each generation's best against fixed opponents (win rate, %);
-    bottom: its fitness within its own population, which moves with the
-    population and so is no yardstick on its own."""
+    bottom: the best, worst, mean and median fitness of each generation
+    (`fitness`: statistic -> one list per seed), as the report draws them:
+    fitness moves with the population and so is no yardstick on its own,
+    but the gap between best and worst shows whether it has converged."""
     figure, (top, bottom) = plt.subplots(2, 1, figsize=(8, 7), sharex=True)
     for name, per_seed in references.items():
         x = sorted({g for s in per_seed for g, _ in s})
@@ -57,10 +60,33 @@ def genetic_curves(path: FilePath, title: str, references: dict[str, list[list[t
     top.set_title(title)
     top.grid(alpha=0.3)
     top.legend(fontsize="small", loc="lower right")
-    _band(bottom, list(range(1, 1 + max(len(s) for s in fitness))), fitness, "best fitness in its population")
+    population_bands(bottom, fitness)
     bottom.set_xlabel("generation")
     bottom.set_ylabel("fitness (relative\nto the population)")
     _save(figure, bottom, path, "")
+
+
+STATISTIC_STYLES = {"best": "-", "mean": "--", "median": ":", "worst": "-."}
+
+
+def population_bands(axes: Axes, fitness: dict[str, list[list[float]]]) -> None:
+    """Each statistic of the population per generation (best, mean, median,
+    worst), over seeds as a median line in a min-max band."""
+    length = max((len(s) for per_seed in fitness.values() for s in per_seed), default=0)
+    for name, style in STATISTIC_STYLES.items():
+        if name in fitness:
+            _band(axes, list(range(1, 1 + length)), fitness[name], f"{name} fitness", style)
+
+
+def population_curves(path: Path, title: str, fitness: dict[str, list[list[float]]], step_name: str) -> None:
+    """The population's (or the candidates') best, mean, median and worst
+    score per step, on their own (a grid under rule a, which keeps no
+    champion's tally to draw)."""
+    figure, axes = plt.subplots(figsize=(8, 4.5))
+    population_bands(axes, fitness)
+    axes.set_xlabel(step_name)
+    axes.set_ylabel("score")
+    _save(figure, axes, path, title)
 
 
 def grid_curves(path: FilePath, title: str, wins: list[list[float]], losses: list[list[float]], games: int) -> None:
@@ -87,7 +113,7 @@ def lms_curves(path: FilePath, title: str, per_seed: list[list[tuple[int, float]
 
 
 def search_curves(path: FilePath, title: str, depths: Sequence[int], nodes: Mapping[str, Sequence[Sequence[float]]],
-                  seconds: Mapping[str, Sequence[Sequence[float]]]) -> None:
+                  seconds: dict[str, list[list[float]]]) -> None:
     """Nodes and milliseconds per move against depth, log scale, one line per
     search: the median over the positions, the band their middle half."""
     figure, (left, right) = plt.subplots(1, 2, figsize=(12, 4.5))
@@ -126,10 +152,35 @@ def table_bars(path: FilePath, labels: Sequence[str], report: Sequence[float], o
     axes.set_yticklabels(labels)
     axes.invert_yaxis()
     axes.set_xlabel("games won against random (%)")
-    low = min([*report, *(lo for lo, _ in intervals), *(s for seeds in per_seed for s in seeds)])
+    # a row whose report figure is not known has NaN there (drawn as nothing)
+    low = min([*(r for r in report if r == r), *(lo for lo, _ in intervals), *(s for seeds in per_seed for s in seeds)])
     axes.set_xlim(max(0, low - 5), 101)
     axes.grid(axis="x", alpha=0.3)
     axes.legend(fontsize="small", loc="lower left", bbox_to_anchor=(0, 1.0), ncol=3, frameon=False)
     figure.tight_layout()
     figure.savefig(path, dpi=100)
     plt.close(figure)
+
+
+def pruning_curves(path: Path, title: str, seconds: dict[str, list[float]]) -> None:
+    """The time of every move searched without pruning and with it: one
+    panel per search (the course report's figures 2-4, log scale), then the
+    running total of all of them (its comparison over the whole game)."""
+    figure, panels = plt.subplots(len(seconds) + 1, 1, figsize=(8, 2.4 * (len(seconds) + 1)), sharex=True)
+    for axes, (label, times) in zip(panels, seconds.items()):
+        axes.plot(range(1, len(times) + 1), [1000 * t for t in times], ".", markersize=3, label=label)
+        axes.set_yscale("log")
+        axes.set_ylabel("ms per move")
+        axes.grid(alpha=0.3)
+        axes.legend(fontsize="small", loc="upper right")
+    total = panels[-1]
+    for label, times in seconds.items():
+        running, sums = 0.0, []
+        for t in times:
+            running += t
+            sums.append(running)
+        total.plot(range(1, len(times) + 1), sums, label=label)
+    total.set_ylabel("seconds so far")
+    total.set_xlabel("move (in game order)")
+    panels[0].set_title(title)
+    _save(figure, total, path, "")

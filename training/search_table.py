@@ -7,14 +7,14 @@ Times are medians over the positions: this machine is shared and noisy.
 """
 from __future__ import annotations
 
-import random
 import statistics
 import time
 from typing import Literal, TypedDict
 
-from clinea.core import Board
+from clinea.core import Board, Rules
 from clinea.core.depthsearch import DepthLimited
 from clinea.core.evaluate import REPORT_WEIGHTS
+from clinea.training.positions import random_positions
 
 # label -> clinea.core.depthsearch mode
 SEARCHES = {"minimax": "minimax", "alpha-beta, column order": "alphabeta", "alpha-beta, centre first": "ordered"}
@@ -22,17 +22,7 @@ SEARCHES = {"minimax": "minimax", "alpha-beta, column order": "alphabeta", "alph
 
 def positions(count: int, seed: int) -> list[Board]:
     """`count` unfinished 7x6 positions after 4 to 12 random plies."""
-    rng = random.Random(seed)
-    out: list[Board] = []
-    while len(out) < count:
-        board = Board(7, 6, 4, 21)
-        for _ in range(rng.randint(4, 12)):
-            if board.is_over():
-                break
-            board.play(rng.choice(board.legal_columns()))
-        if not board.is_over():
-            out.append(board)
-    return out
+    return random_positions(Rules(7, 6, 4, 21), count, seed, 4, 12)
 
 
 def _one(mode: str, board: Board, depth: int, search: DepthLimited) -> tuple[int, int, float]:

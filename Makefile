@@ -115,10 +115,11 @@ bench: install
 	$(PY) benchmarks/solver.py
 	$(PY) benchmarks/view.py
 
-# The solver alone; AGAINST="CMD" also times another solver on the same
-# positions (see benchmarks/solver.py for the answer format it must print).
+# The solver alone, then Fhourstones' three positions; AGAINST="CMD" also
+# times another solver on the same positions (see benchmarks/solver.py for
+# the answer format it must print).
 bench-solver: install
-	$(PY) benchmarks/solver.py $(if $(AGAINST),--against '$(AGAINST)')
+	$(PY) benchmarks/solver.py --fhourstones $(if $(AGAINST),--against '$(AGAINST)')
 
 # The judge alone, then the player driver's CPU per move; AGAINST=DIR also
 # measures the clinea checkout in DIR (built there with make), interleaved

@@ -14,6 +14,10 @@ order, one line per position: "<moves> <score> [<nodes> [<microseconds>]]",
 the format of `clinea solve --nodes --time`. Without the microseconds column
 its time is the wall time of the whole run divided by the positions
 (process start-up included: marked "wall").
+
+--fhourstones adds Fhourstones' three benchmark positions, solved from
+scratch in both modes, beside the nodes Fhourstones searches (issue 27:
+a smaller tree).
 """
 from __future__ import annotations
 
@@ -35,6 +39,15 @@ FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "
 HEADER = (f"{'file':11} {'positions':>9} {'accuracy':>8} {'mean time':>11} {'median':>10} "
           f"{'mean nodes':>12} {'pos/s':>9} {'Mnodes/s':>8}")
 
+
+#: Fhourstones' three benchmark positions (1-based digits; the first player
+#: to move in each) and the nodes Fhourstones 3.1 is reported to search for
+#: them: it solves win/draw/loss only, from scratch, ordering its moves by
+#: a history heuristic
+FHOURSTONES = {"45461667": 51_596, "35333571": 8_716_732, "13333111": 169_704_432}
+
+FHOURSTONES_HEADER = (f"{'position':10} {'mode':5} {'score':>5} {'nodes':>13} {'CPU':>8} {'Mnodes/s':>8} "
+                      f"{'Fhourstones':>13} {'ours/theirs':>11}")
 
 # the standard files, kept with the tests (tests/data/pons/README.md says
 # where they come from and what the scores mean)
@@ -90,6 +103,25 @@ def run_ours(cases: list[tuple[str, int]], args: argparse.Namespace) -> Run:
     return run
 
 
+def run_fhourstones(moves: list[str], tt_log2: int) -> None:
+    """Each position solved exact and weak, as Fhourstones does, from
+    scratch: no opening book (Fhourstones has none), a fresh table each
+    (allocated before the clock starts), CPU seconds of the solve alone."""
+    print("\nFhourstones' positions: no opening book, a fresh table per solve")
+    print(FHOURSTONES_HEADER)
+    for position in moves:
+        for weak in (False, True):
+            solver = Solver(tt_log2, book=False)
+            solver.prepare(Board())
+            start = time.process_time()
+            score = solver.solve(Board.from_string(position), weak=weak)
+            cpu = time.process_time() - start
+            theirs = FHOURSTONES.get(position)
+            reference = f"{theirs:13,} {solver.nodes / theirs:11.2f}" if theirs else f"{'?':>13} {'?':>11}"
+            print(f"{position:10} {'weak' if weak else 'exact':5} {score:5d} {solver.nodes:13,} {cpu:7.2f}s "
+                  f"{solver.nodes / max(cpu, 1e-9) / 1e6:8.2f} {reference}", flush=True)
+
+
 def run_reference(command: str, cases: list[tuple[str, int]], weak: bool) -> Run:
     """Feeds every position to `command` at once and reads its answers."""
     start = time.perf_counter()
@@ -126,6 +158,7 @@ def run_reference(command: str, cases: list[tuple[str, int]], weak: bool) -> Run
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      epilog="examples:\n  python benchmarks/solver.py --l1r3-sample 10 --weak\n"
+                                            "  python benchmarks/solver.py --files Test_L3_R1 --fhourstones\n"
                                             "  python benchmarks/solver.py --files Test_L2_R2 --against "
                                             "\"./c4solver-adapter\"",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -138,6 +171,9 @@ def main() -> None:
     parser.add_argument("--reset", action="store_true", help="clear the table before every position")
     parser.add_argument("--no-book", action="store_true", help="search to the end, without the opening book")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2, help=f"table size (default {DEFAULT_TT_LOG2})")
+    parser.add_argument("--fhourstones", nargs="*", metavar="MOVES",
+                        help="also solve Fhourstones' benchmark positions (or these, 1-based digits), "
+                             f"exact and weak, from scratch (default positions: {' '.join(FHOURSTONES)})")
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help="folder holding the standard files (default: the repository's tests/data/pons)")
@@ -172,6 +208,8 @@ def main() -> None:
             mean = statistics.fmean(theirs[name].times) / statistics.fmean(ours[name].times)
             median = statistics.median(theirs[name].times) / statistics.median(ours[name].times)
             print(f"{name:11} {mean:25.2f} {median:22.2f}")
+    if args.fhourstones is not None:
+        run_fhourstones(args.fhourstones or list(FHOURSTONES), args.tt_log2)
     curves = {name: run.times for name, run in ours.items()}
     curves.update({f"{name} (against)": run.times for name, run in theirs.items()})
     time_curves(args.plot, curves, "exact solver on the standard 7x6 files", "time per position")

@@ -418,7 +418,7 @@ cdef int negamax(Search* s, Bits cur, Bits mask, int n, int alpha, int beta, Bit
     book nor the table may answer there without a move."""
     cdef Bits possible, opp_win, forced, nonlosing, m, other
     cdef uint64_t key
-    cdef int v, i, count
+    cdef int v, i, count, best
     cdef int moves[SOLVER_MAX_COLUMNS]
     if over_budget(s):
         return 0
@@ -464,6 +464,7 @@ cdef int negamax(Search* s, Bits cur, Bits mask, int n, int alpha, int beta, Bit
         if v != OPEN:
             return v
     count = sorted_moves(s, cur, mask, nonlosing, n, moves)
+    best = lose_now(s, n)
     for i in range(count):
         m = b_and(nonlosing, column_of(s, mask, moves[i]))
         if chosen != NULL:
@@ -478,12 +479,18 @@ cdef int negamax(Search* s, Bits cur, Bits mask, int n, int alpha, int beta, Bit
                 chosen[0] = m
             tt_put_lower(s, key, v, n)
             return v
+        if v > best:
+            best = v
         if v > alpha:
             alpha = v
             if chosen != NULL:
                 chosen[0] = m
         elif chosen != NULL:
             refuted_of(s, cur)[0] = b_or(refuted_of(s, cur)[0], m)
+    if best < alpha:
+        # fail-soft: every move scored at most `best`, a tighter bound than
+        # alpha for the table and for the solve's bisection
+        alpha = best
     tt_put_upper(s, key, alpha, n)
     return alpha
 

@@ -6,7 +6,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from pons import pons_lines
+from pons import pons_lines, sign
+
+from clinea.core import Board
+from clinea.core.solver import Solver
 
 BENCHMARK = Path(__file__).resolve().parents[1] / "benchmarks" / "solver.py"
 LIMIT = 30
@@ -61,3 +64,21 @@ def test_a_reference_that_answers_too_little_is_named(tmp_path):
 def test_bad_limit_names_the_range(tmp_path):
     result = run_benchmark(tmp_path, "--limit", "0")
     assert result.returncode == 2 and "--limit 0 is out of range" in result.stderr
+
+
+def test_fhourstones_positions_are_solved_beside_its_nodes(tmp_path):
+    # the easiest of Fhourstones' positions (a first-player win), and one of
+    # the standard files', for which no Fhourstones count is known
+    other, other_score = pons_lines("Test_L3_R1")[0]
+    result = run_benchmark(tmp_path, "--limit", "1", "--fhourstones", "45461667", other)
+    assert result.returncode == 0, result.stderr
+    solver = Solver()
+    exact = solver.solve(Board.from_string("45461667"))
+    found = {(row[0], row[1]): row for row in map(str.split, result.stdout.splitlines())
+             if row[:1] in (["45461667"], [other])}
+    assert found[("45461667", "exact")][2] == str(exact) and exact > 0
+    assert found[("45461667", "weak")][2] == "1"
+    assert found[("45461667", "weak")][6] == "51,596"
+    assert int(found[("45461667", "exact")][3].replace(",", "")) > 0
+    assert [found[(other, mode)][2] for mode in ("exact", "weak")] == [str(other_score), str(sign(other_score))]
+    assert found[(other, "exact")][6] == "?"

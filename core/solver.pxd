@@ -9,12 +9,12 @@ from .widebits cimport Wide, Wide4
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
 
-cdef struct Table:
+cdef struct TransTable:
     uint64_t* entries      # 2**log2 entries, NULL until allocated
     int log2
     uint64_t index_mask
 
-cdef struct Search:
+cdef struct SolveState:
     # the game: the board's rules and masks (bitboard.pxd), fixed per game
     Geometry g
     int order[SOLVER_MAX_COLUMNS]       # centre-first column order
@@ -22,8 +22,8 @@ cdef struct Search:
     Wide wide_column[SOLVER_MAX_COLUMNS]  # the same on the wide path (widebits.pxd)
     # the transposition tables, one word per entry (see tt_get/tt_put):
     # positions with many moves left in `far`, the others in `near`
-    Table far
-    Table near
+    TransTable far
+    TransTable near
     int code_bits          # low bits of an entry holding the bound: 8, or 16 when scores pass 63
     int code_offset        # an upper bound v is stored as v + code_offset, a lower one as v + 3 * code_offset
     uint64_t check_mask    # the key bits an entry keeps above its code
@@ -49,7 +49,7 @@ cdef struct Search:
     Wide4 wide4_column[SOLVER_MAX_COLUMNS]
 
 cdef class Solver:
-    cdef Search s
+    cdef SolveState s
     cdef object geometry_      # (columns, rows, c, p) the table's entries belong to
     cdef bint force_generic
     cdef bint use_book

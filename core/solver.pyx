@@ -122,22 +122,22 @@ cdef enum:
 
 # ----------------------------------------------------------------- helpers
 
-cdef inline int score_at(const Search* s, int ply) noexcept nogil:
+cdef inline int score_at(const SolveState* s, int ply) noexcept nogil:
     """Score of a win by the stone played after `ply` stones, for its player."""
     return (s.g.max_moves + 1 - ply) // 2
 
 
-cdef inline int win_now(const Search* s, int n) noexcept nogil:
+cdef inline int win_now(const SolveState* s, int n) noexcept nogil:
     """Score when the side to move wins with its next stone."""
     return score_at(s, n)
 
 
-cdef inline int lose_now(const Search* s, int n) noexcept nogil:
+cdef inline int lose_now(const SolveState* s, int n) noexcept nogil:
     """Score when the opponent wins with its next stone."""
     return -score_at(s, n + 1)
 
 
-cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
+cdef inline int upper_bound(const SolveState* s, int n) noexcept nogil:
     """Best score of the side to move when it cannot win with its next stone:
     a win needs its (placed + 2)-th stone at the earliest and its c-th at
     least, and that stone must be within the token limit."""
@@ -149,7 +149,7 @@ cdef inline int upper_bound(const Search* s, int n) noexcept nogil:
     return 0
 
 
-cdef inline int lower_bound(const Search* s, int n, int first_chance) noexcept nogil:
+cdef inline int lower_bound(const SolveState* s, int n, int first_chance) noexcept nogil:
     """Worst score of the side to move when the opponent's earliest possible
     win is its `first_chance`-th next stone (1, or 2 once no move lets it win at once)."""
     cdef int placed = (n + 1) // 2
@@ -177,12 +177,12 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
 # 126 moves, the bitboard path's included, where they keep the whole key
 # (log2 >= 8); longer games need 16 bits (offset 2**14, every board up to
 # 128 x 128), whose keys are Zobrist hashes anyway, checked on 48 bits.
-cdef inline Table* table_for(Search* s, int n) noexcept nogil:
+cdef inline TransTable* table_for(SolveState* s, int n) noexcept nogil:
     return &s.near if n >= s.near_from else &s.far
 
 
-cdef inline int tt_get(Search* s, uint64_t key, int n) noexcept nogil:
-    cdef Table* t = table_for(s, n)
+cdef inline int tt_get(SolveState* s, uint64_t key, int n) noexcept nogil:
+    cdef TransTable* t = table_for(s, n)
     cdef uint64_t h = mix(key)
     cdef uint64_t e = t.entries[h & t.index_mask]
     if (e >> s.code_bits) == ((h >> t.log2) & s.check_mask):
@@ -190,22 +190,22 @@ cdef inline int tt_get(Search* s, uint64_t key, int n) noexcept nogil:
     return 0
 
 
-cdef inline void tt_prefetch(Search* s, uint64_t key, int n) noexcept nogil:
-    cdef Table* t = table_for(s, n)
+cdef inline void tt_prefetch(SolveState* s, uint64_t key, int n) noexcept nogil:
+    cdef TransTable* t = table_for(s, n)
     __builtin_prefetch(&t.entries[mix(key) & t.index_mask])
 
 
-cdef inline void tt_put(Search* s, uint64_t key, int code, int n) noexcept nogil:
-    cdef Table* t = table_for(s, n)
+cdef inline void tt_put(SolveState* s, uint64_t key, int code, int n) noexcept nogil:
+    cdef TransTable* t = table_for(s, n)
     cdef uint64_t h = mix(key)
     t.entries[h & t.index_mask] = (((h >> t.log2) & s.check_mask) << s.code_bits) | <uint64_t>code
 
 
-cdef inline void tt_put_upper(Search* s, uint64_t key, int v, int n) noexcept nogil:
+cdef inline void tt_put_upper(SolveState* s, uint64_t key, int v, int n) noexcept nogil:
     tt_put(s, key, v + s.code_offset, n)
 
 
-cdef inline void tt_put_lower(Search* s, uint64_t key, int v, int n) noexcept nogil:
+cdef inline void tt_put_lower(SolveState* s, uint64_t key, int v, int n) noexcept nogil:
     tt_put(s, key, v + 3 * s.code_offset, n)
 
 
@@ -238,7 +238,7 @@ cdef inline int within_bounds(int lo, int hi, int* alpha, int* beta) noexcept no
     return v if v != OPEN else lower_beta(hi, alpha, beta)
 
 
-cdef inline int narrow_window(Search* s, uint64_t key, int n, int lo, int hi,
+cdef inline int narrow_window(SolveState* s, uint64_t key, int n, int lo, int hi,
                               int* alpha, int* beta) noexcept nogil:
     """Tightens [alpha, beta] with the node's bounds lo..hi and its table
     entry; returns the node's value when that closes the window, else OPEN."""
@@ -302,7 +302,7 @@ cdef inline int probe_score(int lo, int hi) noexcept nogil:
     return med
 
 
-cdef inline bint over_budget(Search* s) noexcept nogil:
+cdef inline bint over_budget(SolveState* s) noexcept nogil:
     s.nodes += 1
     if s.stop_requested:
         s.aborted = True
@@ -315,7 +315,7 @@ cdef inline bint over_budget(Search* s) noexcept nogil:
 
 # ------------------------------------------------ the search over the word
 
-cdef inline Bits column_of(const Search* s, Bits like, int col) noexcept nogil:
+cdef inline Bits column_of(const SolveState* s, Bits like, int col) noexcept nogil:
     """The cells of column `col`, of the word type of `like`."""
     if Bits is uint64_t:
         return s.column_mask[col]
@@ -325,7 +325,7 @@ cdef inline Bits column_of(const Search* s, Bits like, int col) noexcept nogil:
         return s.wide4_column[col]
 
 
-cdef inline Bits playable(const Search* s, Bits mask) noexcept nogil:
+cdef inline Bits playable(const SolveState* s, Bits mask) noexcept nogil:
     """The lowest empty cell of every column that has one: adding the
     bottom row carries into it."""
     if Bits is uint64_t:
@@ -336,7 +336,7 @@ cdef inline Bits playable(const Search* s, Bits mask) noexcept nogil:
         return wide_and(wide_add(mask, s.wide4_bottom), s.wide4_cells)
 
 
-cdef inline Bits winning(const Search* s, Bits stones, Bits mask) noexcept nogil:
+cdef inline Bits winning(const SolveState* s, Bits stones, Bits mask) noexcept nogil:
     """Empty cells (playable now or not) where `stones` would make c in a row."""
     if Bits is uint64_t:
         return winning_cells(stones, s.g.cells ^ mask, &s.g)
@@ -363,7 +363,7 @@ cdef inline uint64_t position_key(Bits cur, Bits mask) noexcept nogil:
         return h ^ k.w[0]
 
 
-cdef inline Bits* refuted_of(Search* s, Bits like) noexcept nogil:
+cdef inline Bits* refuted_of(SolveState* s, Bits like) noexcept nogil:
     """Where the root's refuted moves go, for the word type of `like`."""
     if Bits is uint64_t:
         return &s.refuted
@@ -373,7 +373,7 @@ cdef inline Bits* refuted_of(Search* s, Bits like) noexcept nogil:
         return &s.wide4_refuted
 
 
-cdef inline Bits* trying_of(Search* s, Bits like) noexcept nogil:
+cdef inline Bits* trying_of(SolveState* s, Bits like) noexcept nogil:
     """Where the root's move being searched goes, for the word type of `like`."""
     if Bits is uint64_t:
         return &s.trying
@@ -383,7 +383,7 @@ cdef inline Bits* trying_of(Search* s, Bits like) noexcept nogil:
         return &s.wide4_trying
 
 
-cdef inline int sorted_moves(Search* s, Bits cur, Bits mask, Bits nonlosing, int n,
+cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, int n,
                              int* moves) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
     making most new threats first, centre-first on ties (a stable
@@ -409,7 +409,7 @@ cdef inline int sorted_moves(Search* s, Bits cur, Bits mask, Bits nonlosing, int
     return count
 
 
-cdef int negamax(Search* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen) noexcept nogil:
+cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen) noexcept nogil:
     """Negamax on bitboards of either word type. Precondition: the game is
     not over and the side to move (stones `cur`) cannot win with its next
     stone. At the root (`chosen` not NULL), `chosen` receives the move (a
@@ -495,7 +495,7 @@ cdef int negamax(Search* s, Bits cur, Bits mask, int n, int alpha, int beta, Bit
     return alpha
 
 
-cdef int solve(Search* s, Bits cur, Bits mask, int n, bint weak) noexcept nogil:
+cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak) noexcept nogil:
     """Score (weak: its sign) of a position whose game is not over."""
     cdef Bisection window
     if b_any(b_and(winning(s, cur, mask), playable(s, mask))):
@@ -510,7 +510,7 @@ cdef int solve(Search* s, Bits cur, Bits mask, int n, bint weak) noexcept nogil:
     return bisected_score(&window, weak)
 
 
-cdef int root_move(Search* s, Bits cur, Bits mask, int n, int target) except -2:
+cdef int root_move(SolveState* s, Bits cur, Bits mask, int n, int target) except -2:
     """play_value's search at the root for a move reaching `target`: its
     column, or -1 when none does (or the budget ran out: s.aborted)."""
     cdef Bits chosen = b_zero(cur)
@@ -536,14 +536,14 @@ cdef void four_words(Board board, Wide4* cur, Wide4* mask) noexcept:
                 wide_set(cur, col * g.stride + row)
 
 
-cdef list columns_in(const Search* s, Bits cells):
+cdef list columns_in(const SolveState* s, Bits cells):
     """The columns holding a cell of `cells`, in order."""
     return [col for col in range(s.g.columns) if b_any(b_and(cells, column_of(s, cells, col)))]
 
 
 # ----------------------------------------------------------- generic path
 
-cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
+cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
     """Negamax over the Board's C API. Precondition: the game is not over."""
     cdef int n = b.c_moves()
     cdef int i, col, v
@@ -578,7 +578,7 @@ cdef int gen_negamax(Search* s, Board b, int alpha, int beta) except? -9999:
     return alpha
 
 
-cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
+cdef int gen_solve(SolveState* s, Board b, bint weak) except? -9999:
     cdef int n = b.c_moves()
     cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak)
     while next_probe(&window):
@@ -590,7 +590,7 @@ cdef int gen_solve(Search* s, Board b, bint weak) except? -9999:
 
 # ---------------------------------------------------------------- Python
 
-cdef int allocate_table(Table* table) except -1:
+cdef int allocate_table(TransTable* table) except -1:
     # without the GIL: strong sets a game up in a thread beside its first move
     if table.entries == NULL:
         with nogil:
@@ -601,7 +601,7 @@ cdef int allocate_table(Table* table) except -1:
     return 0
 
 
-cdef void clear_table(Table* table) noexcept nogil:
+cdef void clear_table(TransTable* table) noexcept nogil:
     if table.entries != NULL:
         memset(table.entries, 0, sizeof(uint64_t) << table.log2)
 
@@ -639,7 +639,7 @@ cdef class Solver:
     def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False, bint book=True):
         if not 8 <= tt_log2 <= 30:
             raise ValueError(f"tt_log2={tt_log2} is out of range: allowed 8..30")
-        memset(&self.s, 0, sizeof(Search))
+        memset(&self.s, 0, sizeof(SolveState))
         self.s.far.log2 = tt_log2
         self.s.near.log2 = min(<int>NEAR_LOG2, tt_log2)
         self.geometry_ = None
@@ -684,7 +684,7 @@ cdef class Solver:
             clear_table(&self.s.near)
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1:
-        cdef Search* s = &self.s
+        cdef SolveState* s = &self.s
         if max_nodes < 0:
             raise ValueError(f"max_nodes={max_nodes} is out of range: allowed 0 (no limit) or more")
         if time_limit < 0:
@@ -698,7 +698,7 @@ cdef class Solver:
         return 0
 
     cdef int _set_game(self, Board board) except -1:
-        cdef Search* s = &self.s
+        cdef SolveState* s = &self.s
         cdef int i, col, bit
         if s.far.entries == NULL or s.near.entries == NULL:
             allocate_table(&s.far)
@@ -755,7 +755,7 @@ cdef class Solver:
 
     cdef object _solve_position(self, Board board, bint weak):
         """Score of `board` after _prepare, or None if the budget ran out."""
-        cdef Search* s = &self.s
+        cdef SolveState* s = &self.s
         cdef int n = board.c_moves()
         cdef int r
         cdef Board work
@@ -834,7 +834,7 @@ cdef class Solver:
         score, which is returned: where the score is what the opponent
         left, proving that it is no more costs as much as the move itself
         (a draw is proved not to be a win over every move)."""
-        cdef Search* s = &self.s
+        cdef SolveState* s = &self.s
         cdef int n = board.c_moves()
         cdef int target, found
         self._prepare(board, limits.nodes, limits.time)

@@ -86,9 +86,10 @@ lint: install
 # judge/ and training/ (setup.py's package_dir), which no type checker follows
 # in a checkout. A tree of links in build/typecheck gives each folder its
 # import name, so mypy reads the working files themselves (no install, no
-# copy); findings are printed with the checkout's paths.
+# copy); findings are printed with the checkout's paths. The extras come
+# first: the bridges are checked against the engines' own types.
 TYPECHECK_TREE := build/typecheck
-typecheck: install
+typecheck: install $(VENV)/.extras
 	@rm -rf $(TYPECHECK_TREE) && mkdir -p $(TYPECHECK_TREE)/clinea
 	@for path in clinea/*; do ln -s ../../../$$path $(TYPECHECK_TREE)/clinea/; done
 	@for folder in core players judge training; do ln -s ../../../$$folder $(TYPECHECK_TREE)/clinea/$$folder; done

@@ -20,9 +20,9 @@ The sets:
 - the six standard 7x6 files (`tests/data/pons/`), labelled here with the
   solver and its opening book, which take milliseconds a position.
 
-Each position is given to a fresh strong (its tables empty, no pondering),
-as the first move of a game that starts there: the hardest case of a
-match, where nothing of the previous moves' work is left.
+Each position is given to a fresh strong (its tables empty, no pondering)
+whose game set-up (tables, book, lines) is done before its clock starts,
+as in the middle of a match: nothing of earlier moves' work is left.
 
 examples:
   python benchmarks/oracle.py                               # every set, 0.1 s and 1 s (7x6: 0.05 s)
@@ -196,8 +196,10 @@ def judge_strong(labelled: list[Labelled], rules: Rules, seconds: float, desc: s
     for position in tqdm(labelled, desc=desc, unit="position", leave=False):
         board = Board.from_moves(position.moves, *rules)
         bot = StrongBot(time_per_move=seconds, ponder=False)
+        bot.new_game(Board(*rules), 0)  # the set-up for these rules, before the clock
+        bot.ready()
         start = time.perf_counter()
-        bot.new_game(board.copy(), board.side_to_move)
+        bot.new_game(board.copy(), board.side_to_move)  # set up already: its clock starts here
         col = bot.choose(board.copy())
         times.append(time.perf_counter() - start)
         value, best = position.values[col], position.best

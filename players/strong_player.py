@@ -194,6 +194,12 @@ class StrongBot(Bot):
         finally:
             _SwitchInterval.restore()
 
+    def ready(self, wait: float | None = None) -> bool:
+        """Whether the game's set-up (tables, book, lines) is done, waiting
+        for it `wait` seconds at most (None: to the end): for callers that
+        time moves in the middle of a game, where it is long done."""
+        return self._finish_set_up(wait)
+
     def _finish_set_up(self, wait: float | None = None) -> bool:
         """Whether the game's set-up is done, waiting for it `wait` seconds
         at most (None: to the end)."""

@@ -119,6 +119,7 @@ def strong_game(time_per_move: float) -> StrongRun:
     try:
         for me, bot in enumerate(bots):
             bot.new_game(board.copy(), me)
+            bot.ready()  # the set-up (its thread loads the lines too) ends before they are wrapped
             lines = bot._stored_lines()
             if lines is not None:
                 bot.lines = RecordingLines(lines, read)

@@ -32,6 +32,7 @@ examples:
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import math
 import os
 import random
@@ -174,6 +175,9 @@ class Verdicts:
     won: int = 0
     drawn: int = 0
 
+    def __add__(self, other: Verdicts) -> Verdicts:
+        return Verdicts(*(a + b for a, b in zip(dataclasses.astuple(self), dataclasses.astuple(other))))
+
     @property
     def given_up(self) -> int:
         return self.wins_given_up + self.draws_given_up
@@ -256,8 +260,7 @@ def main(argv: list[str] | None = None) -> int:
             labelled = standard_set(name, solver, args.sample, rng)
             verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name)
             report(name, args.budget_7x6, verdicts, times)
-            for field in ("positions", "wins_given_up", "draws_given_up", "won", "drawn"):
-                setattr(total, field, getattr(total, field) + getattr(verdicts, field))
+            total = total + verdicts
             all_times += times
         report("7x6", args.budget_7x6, total, all_times)
     for name in (name for name in args.sets if name in BIG_SETS):

@@ -160,6 +160,11 @@ def build_parser() -> argparse.ArgumentParser:
     more.add_argument("--sandbox", choices=MODES, default="auto",
                       help="confine every seat with bubblewrap: auto (when it works here), strict (refuse to "
                            "play without it), off (limits only, for speed tests) (default: auto)")
+    more.add_argument("--same-core", choices=("auto", "off"), default="auto",
+                      help="auto: each game's judge thread and players share one CPU while the players answer "
+                           "within 5 ms (a wake-up across CPUs costs more than a fast player's move; a player that "
+                           "thinks or ponders gets every CPU back at once); off: the scheduler places them "
+                           "(default: auto)")
     more.add_argument("--seat-limits", type=seat_limits, default=SeatLimits(), metavar="NAME=VALUE,...",
                       help=f"what one seat may use, e.g. memory=2G,processes=64,cpu=600 (default: {SeatLimits().describe()}; "
                            "cpu: what the run's clock allows)")
@@ -578,8 +583,10 @@ def make_runner(args: argparse.Namespace, players: list[Player], rules: Rules, t
     if args.ray is not None:
         from clinea.judge.ray_backend import RayRunner
         return RayRunner(args.ray, players, rules, clock_factory, args.concurrency, args.log_dir, sandbox)
+    # a human's game is not a fast one, and a bot pondering on a human's time keeps every CPU
     return Runner(players, rules, clock_factory, 1 if table else args.concurrency or 1, args.log_dir,
-                  table.human if table else None, table.view if table else None, course_logs, sandbox)
+                  table.human if table else None, table.view if table else None, course_logs, sandbox,
+                  same_core=args.same_core == "auto" and table is None)
 
 
 def watch(match: Match, args: argparse.Namespace, table: Table | None, sandbox: Sandbox, total: int | None,

@@ -34,6 +34,7 @@ from typing import IO
 
 from clinea.core.relay import Channel
 from clinea.judge import reaper
+from clinea.judge.placement import FAST, Placement
 from clinea.judge.sandbox import Launch
 from clinea.judge.spin import SPIN
 from clinea.judge.spin import choice as spin_choice
@@ -179,12 +180,18 @@ class PlayerProcess:
     `on_idle()` is called every EXIT_CHECK seconds that a read waits (the
     seat writes its buffered transcript then, so a slow player's is never
     more than that behind). `launch` (clinea.judge.sandbox) confines and
-    bounds it; without one it runs as it is."""
+    bounds it; without one it runs as it is. `placement` (clinea.judge.placement)
+    is its worker's: the process is one of its members, and its first answer
+    later than FAST after the question releases it."""
+
+    # whether it answered once: its start-up is not a sign that it thinks
+    answered = False
+    placement: Placement | None = None
 
     def __init__(self, command: Sequence[str], cwd: str | None = None,
                  on_stderr: Callable[[str], None] | None = None,
                  on_idle: Callable[[], None] | None = None,
-                 launch: Launch | None = None):
+                 launch: Launch | None = None, placement: Placement | None = None):
         if launch is None or not launch.isolated:
             RUN.start_watchdog()
         self.launch = launch
@@ -232,6 +239,9 @@ class PlayerProcess:
             self.drain.start()
             with RUN.lock:
                 RUN.live.add(self)
+        self.placement = placement
+        if placement is not None:
+            placement.join(self.pid)
 
     def _wait_for_exec(self, started: int) -> None:
         """An isolated player's exec: nothing on `started` but its end means
@@ -316,22 +326,32 @@ class PlayerProcess:
         Closed, Overlong, or Silent when `timeout` seconds pass first,
         counted from `elapsed` seconds ago (when the question went out)."""
         channel = self.channel
+        placement = self.placement
         deadline = None
         asked = monotonic() - elapsed
         while True:
             line = channel.take_line()
             if line is not None:
-                channel.answers_fast = monotonic() - asked < 2 * SPIN
+                took = monotonic() - asked
+                channel.answers_fast = took < 2 * SPIN
+                if took > FAST:
+                    self.thinks()
+                self.answered = True
                 return line.decode("utf-8", "replace").rstrip("\r")
             if channel.buffered > MAX_LINE:
                 raise Overlong
             now = monotonic()
             if deadline is None:
                 deadline = asked + timeout if timeout is not None else float("inf")
-            wait = min(deadline - now, EXIT_CHECK)
+            if now - asked > FAST:
+                self.thinks()
+            spin, check = spin_choice.spin, EXIT_CHECK
+            if placement is not None:
+                spin, check = placement.spin(spin), placement.patience(check)
+            wait = min(deadline - now, check)
             if wait <= 0:
                 raise Silent
-            if channel.readable(asked, spin_choice.spin, wait):
+            if channel.readable(asked, spin, wait):
                 if not channel.fill():
                     raise Closed
             elif self.proc.poll() is not None:
@@ -339,6 +359,12 @@ class PlayerProcess:
                 raise Closed
             elif self.on_idle is not None:
                 self.on_idle()
+
+    def thinks(self) -> None:
+        """An answer came (or is on its way) later than FAST: past its first
+        answer, a player that thinks; its worker unpins (clinea.judge.placement)."""
+        if self.answered and self.placement is not None and self.placement.pinned:
+            self.placement.release()
 
     def unread_output(self) -> bytes:
         """What the player wrote that nobody read yet (b"" if nothing)."""
@@ -371,6 +397,8 @@ class PlayerProcess:
 
     def kill(self) -> None:
         """Kills the player, its group and everything it started; closes the pipes."""
+        if self.placement is not None:
+            self.placement.leave(self.pid)
         with RUN.children:
             if self.launch is not None and self.launch.isolated:
                 # bwrap leads the group, its namespace's init in it: once they

@@ -15,6 +15,7 @@ from clinea import protocol
 from clinea.core import Board
 from clinea.core.relay import ASKED, relay
 from clinea.core.wire import ColumnLines
+from clinea.judge.placement import Placement
 from clinea.judge.player_process import EXIT_CHECK, MAX_LINE, Closed, Overlong, PlayerProcess, Silent
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
 from clinea.judge.sandbox import Sandbox
@@ -60,17 +61,20 @@ class ProcessSeat(Seat):
     """A player program speaking the course judge's protocol.
 
     `command` is the argv; `log` (a text file or None) receives the transcript
-    (`> ` judge to player, `< ` player to judge, `! ` stderr, `# ` judge notes).
+    (`> ` judge to player, `< ` player to judge, `! ` stderr, `# ` judge notes);
+    `placement` is the CPU placement of the worker the seat belongs to.
     """
 
     def __init__(self, name: str, command: Sequence[str], log: Transcript | None = None,
-                 cwd: str | None = None, sandbox: Sandbox | None = None, others: Sequence[str] = ()):
+                 cwd: str | None = None, sandbox: Sandbox | None = None, others: Sequence[str] = (),
+                 placement: Placement | None = None):
         self.name = name
         self.command = list(command)
         # every process of the seat confined, the folders `others` (the
         # other seats' programs) out of its sight
         self.sandbox = sandbox
         self.others = tuple(others)
+        self.placement = placement
         self.log = log
         self.cwd = cwd
         self.process: PlayerProcess | None = None
@@ -110,7 +114,7 @@ class ProcessSeat(Seat):
         launch = None if self.sandbox is None else self.sandbox.launch(self.command, self.cwd, self.others)
         try:
             self.process = PlayerProcess(self.command, self.cwd, lambda line: self._log("! " + line), self.flush_log,
-                                         launch)
+                                         launch, self.placement)
         except OSError as error:
             if launch is not None:
                 launch.release()
@@ -231,14 +235,19 @@ class ProcessSeat(Seat):
             return None
         startup = array("d", (self.startup, opponent.startup))
         spent = array("d", bytes(8 * (board.max_moves - board.moves_played)))
+        spin, patience = spin_choice.spin, EXIT_CHECK
+        if self.placement is not None:
+            spin, patience = self.placement.spin(spin), self.placement.patience(patience)
         played, status, elapsed = relay(board, self.process.channel, opponent.process.channel, COLUMN_LINES,
                                         -1 if last is None else last,
                                         array("d", (-1.0 if a is None else a for a in allowed)), startup,
-                                        spin_choice.spin, EXIT_CHECK, spent)
-        spin_choice.after_relay((self.process.pid, opponent.process.pid))
+                                        spin, patience, spent)
+        if spin:
+            spin_choice.after_relay((self.process.pid, opponent.process.pid))
         times.extend(spent[:played])
         for seat, grace in zip((self, opponent), startup):
             seat.startup = grace
+            seat.running.answered = seat.running.answered or not grace
             seat._relayed()
         return played, status == ASKED, elapsed
 

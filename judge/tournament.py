@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from clinea.core import Board, Rules
 from clinea.judge.course_log import CourseTranscript
 from clinea.judge.openings import opening_stream
+from clinea.judge.placement import Cores, Placement
 from clinea.judge.process_seat import ProcessSeat, Transcript
 from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock, GameResult, Seat, TimeControl, referee
@@ -143,13 +144,14 @@ def play_game(seats: dict[str, Seat], spec: GameSpec, rules: Rules, clock: Clock
 class Runner:
     """Plays a schedule with `concurrency` workers. Each worker owns one
     process per player, reused from game to game (the course judge's way) and
-    restarted by its seat after a forfeit."""
+    restarted by its seat after a forfeit. With `same_core`, each worker and
+    its players share a CPU while they answer fast (clinea.judge.placement)."""
 
     def __init__(self, players: Sequence[Player], rules: Rules,
                  clock_factory: Callable[[], Clock], concurrency: int = 1,
                  log_dir: str | None = None, human_factory: Callable[[str], Seat] | None = None,
                  on_move_factory: Callable[[GameSpec], Callable[[Board], object]] | None = None,
-                 course_log_dir: str | None = None, sandbox: Sandbox | None = None):
+                 course_log_dir: str | None = None, sandbox: Sandbox | None = None, same_core: bool = True):
         self.players = {player.name: player for player in players}
         # every seat confined (clinea.judge.sandbox), out of sight of the others' folders
         self.sandbox = sandbox
@@ -166,6 +168,8 @@ class Runner:
         self.stop = threading.Event()
         self.retired: set[str] = set()  # players removed while the run goes on
         self.live_seats: list[dict[str, Seat]] = []  # each running worker's seats
+        self.cores = Cores() if same_core else None
+        self.placements: dict[int, Placement] = {}  # each running local worker's
 
     def seats_for_worker(self, worker: int) -> tuple[dict[str, Seat], list[Transcript]]:
         seats: dict[str, Seat] = {}
@@ -194,7 +198,8 @@ class Runner:
             log = transcript
             logs.append(transcript)
         others = [folder for other, folders in self.folders.items() if other != name for folder in folders]
-        return ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others)
+        return ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others,
+                           placement=self.placements.get(worker))
 
     # A league's players come and go while it runs (clinea.league): a new
     # one gets its seats at its first game, a removed one loses its seats
@@ -260,6 +265,10 @@ class Runner:
         errors: list[BaseException] = []
 
         def worker(index: int) -> None:
+            placement = None
+            if self.cores is not None:
+                placement = self.placements[index] = Placement(self.cores)
+                placement.settle()  # before its players start: they inherit its CPU
             seats, logs = self.seats_for_worker(index)
             with self.lock:
                 self.live_seats.append(seats)
@@ -276,6 +285,8 @@ class Runner:
                     game = self.play(seats, spec)
                     with self.lock:
                         on_record(game)
+                    if placement is not None:
+                        placement.between_games()
             except BaseException as error:  # surfaced in the main thread below
                 errors.append(error)
                 self.stop.set()
@@ -284,6 +295,9 @@ class Runner:
                 with self.lock:
                     self.live_seats.remove(seats)
                 close_seats(seats, logs, cut_short)
+                if placement is not None:
+                    placement.close()
+                    self.placements.pop(index, None)
 
         if self.concurrency == 1:
             worker(0)

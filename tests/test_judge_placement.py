@@ -1,0 +1,194 @@
+"""A worker's games on one CPU (clinea.judge.placement): who gets which CPU,
+pinning inherited by the players, released for players that think, moved
+off a contended CPU; and the judge doing it to real players."""
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from judge_helpers import bot, run_judge
+
+from clinea.judge import placement as placement_module
+from clinea.judge.placement import FAST, LOOK_EVERY, Cores, Placement, tree_threads
+
+ALLOWED = frozenset(os.sched_getaffinity(0))
+MANY = len(ALLOWED) > 1
+
+
+def in_a_thread(work):
+    """`work()` run in a thread of its own (affinity is per thread: the
+    test's own thread keeps every CPU), its result or its exception."""
+    box = {}
+
+    def run():
+        try:
+            box["value"] = work()
+        except BaseException as error:  # re-raised in the test's thread
+            box["error"] = error
+
+    thread = threading.Thread(target=run)
+    thread.start()
+    thread.join(30)
+    if "error" in box:
+        raise box["error"]
+    return box["value"]
+
+
+def allowed_of(tid: int) -> frozenset[int]:
+    return frozenset(os.sched_getaffinity(tid))
+
+
+@given(cpus=st.sets(st.integers(0, 7), min_size=1, max_size=6), workers=st.integers(1, 12),
+       here=st.one_of(st.none(), st.integers(0, 7)))
+@settings(max_examples=60)
+def test_workers_spread_over_the_cpus_before_any_shares_one(cpus, workers, here):
+    cores = Cores(cpus)
+    taken = [cores.take(here) for _ in range(workers)]
+    counts = [taken.count(cpu) for cpu in cpus]
+    assert set(taken) <= cpus
+    assert max(counts) - min(counts) <= 1
+    if here in cpus:
+        assert taken[0] == here
+    for cpu in taken:
+        cores.give_back(cpu)
+    assert set(cores.held.values()) == {0}
+
+
+def test_one_cpu_pins_nothing():
+    placement = Placement(Cores({min(ALLOWED)}))
+    in_a_thread(placement.settle)
+    assert not placement.pinned
+
+
+def child_tree() -> subprocess.Popen:
+    """A Python process with a second thread and a child of its own, each
+    waiting for its stdin to close."""
+    code = ("import subprocess, sys, threading\n"
+            "threading.Thread(target=sys.stdin.read, daemon=True).start()\n"
+            "child = subprocess.Popen([sys.executable, '-c', 'import sys; sys.stdin.read()'], stdin=subprocess.PIPE)\n"
+            "print(child.pid, flush=True)\n"
+            "sys.stdin.read()\n")
+    return subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+
+def test_players_started_pinned_inherit_the_cpu_and_get_every_cpu_back_when_released():
+    placement = Placement(Cores(ALLOWED))
+    if not MANY:  # one CPU: nothing to choose, nothing pinned
+        in_a_thread(placement.settle)
+        assert not placement.pinned
+        return
+
+    def start():
+        placement.settle()
+        process = child_tree()
+        grandchild = int(process.stdout.readline())
+        placement.join(process.pid)
+        return process, grandchild, allowed_of(0)
+
+    process, grandchild, worker = in_a_thread(start)
+    try:
+        threads = tree_threads(process.pid)
+        assert {tid for tid in threads if os.path.exists(f"/proc/{grandchild}/task/{tid}")}
+        assert len(threads) >= 3  # main, its thread, the grandchild
+        assert worker == {placement.cpu}
+        assert all(allowed_of(tid) == worker for tid in threads)
+        in_a_thread(placement.release)
+        assert not placement.pinned and placement.released
+        assert all(allowed_of(tid) == ALLOWED for tid in tree_threads(process.pid))
+        placement.settle()  # released is for good
+        assert not placement.pinned
+        assert set(placement.cores.held.values()) == {0}
+    finally:
+        process.stdin.close()
+        process.wait(10)
+
+
+@pytest.mark.parametrize("waited, idle_elsewhere, moves", [
+    (0.5, 0.9, True),    # contended here, idle there: move
+    (0.01, 0.9, False),  # not contended: stay
+    (0.5, 0.1, False),   # contended, but nowhere better
+])
+def test_a_contended_worker_moves_to_an_idle_cpu(monkeypatch, waited, idle_elsewhere, moves):
+    now = [100.0]
+    delay = [0]
+    idle = {cpu: 0 for cpu in ALLOWED}
+    monkeypatch.setattr(placement_module, "run_delay", lambda: delay[0])
+    monkeypatch.setattr(placement_module, "idle_times", lambda: dict(idle))
+    placement = Placement(Cores(ALLOWED), clock=lambda: now[0], chance=lambda: 0.5)
+    if not MANY:  # one CPU: never pinned, never moved
+        in_a_thread(placement.settle)
+        placement.between_games()
+        assert not placement.pinned
+        return
+
+    def scenario():
+        placement.settle()
+        first = placement.cpu
+        other = min(ALLOWED - {first})
+        placement.between_games()  # too soon to look
+        assert placement.cpu == first
+        span = 2 * LOOK_EVERY
+        now[0] += span
+        delay[0] += int(waited * span * 1e9)
+        idle[other] += int(idle_elsewhere * span * os.sysconf("SC_CLK_TCK"))
+        placement.between_games()
+        return first, other, allowed_of(0)
+
+    first, other, worker = in_a_thread(scenario)
+    assert placement.cpu == (other if moves else first)
+    assert worker == {placement.cpu}
+    assert placement.cores.held[placement.cpu] == 1
+
+
+def test_not_pinned_it_neither_spins_less_nor_waits_less():
+    placement = Placement(Cores(ALLOWED))
+    assert placement.spin(5e-5) == 5e-5 and placement.patience(0.25) == 0.25
+    if MANY:
+        in_a_thread(placement.settle)
+        assert placement.spin(5e-5) == 0.0 and placement.patience(0.25) == FAST
+        placement.close()
+        assert not placement.pinned and set(placement.cores.held.values()) == {0}
+
+
+# ---------------------------------------------------------------- the judge
+
+def reported(log_dir: str, seat: str) -> list[tuple[frozenset[int], frozenset[int]]]:
+    """What tests/bots/cpus.py said before each answer: (main thread's CPUs,
+    its helper thread's)."""
+    with open(os.path.join(log_dir, f"{seat}.log")) as file:
+        return [(frozenset(map(int, main.split(","))), frozenset(map(int, helper.split(","))))
+                for main, helper in re.findall(r"^! cpus ([\d,]+) / ([\d,]+)$", file.read(), re.M)]
+
+
+def judged(*options: str, blue=("cpus.py",), red=("cpus.py",), games=4) -> tuple[list, list]:
+    with tempfile.TemporaryDirectory() as logs:
+        result = run_judge(["--blue_player", *bot(*blue), "--red_player", *bot(*red), "--iterations", str(games),
+                            "--seed", "3", "--log-dir", logs, "--quiet", *options], timeout=120)
+        assert result.returncode == 0, result.stderr
+        return reported(logs, "azul"), reported(logs, "rojo")
+
+
+def test_fast_players_share_the_judge_cpu():
+    azul, rojo = judged()
+    assert azul and rojo
+    for main, helper in azul + rojo:
+        assert main == helper
+        assert len(main) == 1 if MANY else main == ALLOWED
+
+
+def test_a_player_that_thinks_gets_every_cpu_back_and_so_does_its_opponent():
+    azul, rojo = judged(blue=("cpus.py", str(4 * FAST)))
+    # its first answer may come pinned (its start-up is not thinking), its
+    # second is late: from its third answer on it is free
+    assert all(main == helper == frozenset(ALLOWED) for main, helper in azul[2:])
+    assert rojo[-1] == (ALLOWED, ALLOWED)
+
+
+def test_same_core_off_leaves_the_players_where_the_scheduler_puts_them():
+    azul, rojo = judged("--same-core", "off")
+    assert set(azul + rojo) == {(ALLOWED, ALLOWED)}

@@ -128,7 +128,7 @@ bench-solver: install
 bench-judge: install
 	$(PY) benchmarks/judge.py $(if $(AGAINST),--against '$(AGAINST)')
 	$(PY) benchmarks/judge.py --only none --in-process-games 0 --memory-games 0 --games 1000 \
-		--busy 0 1 2 32 --sandbox auto off --seat-starts 20 --fidelity-games 2000 \
+		--busy 0 1 2 32 --sandbox auto off --same-core auto off --seat-starts 20 --fidelity-games 2000 \
 		$(if $(COURSE_JUDGE),--course-judge '$(COURSE_JUDGE)' --course-python '$(or $(COURSE_PYTHON),python2)')
 	$(PY) benchmarks/driver.py $(if $(AGAINST),--against '$(AGAINST)')
 

@@ -46,7 +46,7 @@ forfeits of honest players that take ~5 ms a move at --time-per-move
 example:
   python benchmarks/judge.py --repeats 5 --games 1000
   python benchmarks/judge.py --against /tmp/clinea-616b026 --only cli
-  python benchmarks/judge.py --only none --busy 0 1 2 32 --sandbox auto off --games 1000 \
+  python benchmarks/judge.py --only none --busy 0 1 2 32 --sandbox auto off --same-core auto off --games 1000 \
       --course-judge /tmp/course/c_linea.py --seat-starts 20 --fidelity-games 2000
 """
 import argparse
@@ -338,11 +338,11 @@ def load_figures(args: argparse.Namespace, c_player: str, busy: str) -> None:
     print(f"under load: `clinea judge` and the course judge, C random players, 7x6, {args.games} games a run, "
           f"medians of {args.repeats} rounds ({os.cpu_count()} CPUs):")
     for count in args.busy:
-        entrants = [(f"clinea --sandbox {mode}",
-                     lambda games, mode=mode: [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player,
-                                               "--red_player", c_player, "--iterations", str(games),
-                                               "--seed", "1", "--quiet", "--sandbox", mode])
-                    for mode in args.sandbox]
+        entrants = [(f"clinea --sandbox {mode}" + (f" --same-core {core}" if len(args.same_core) > 1 else ""),
+                     lambda games, mode=mode, core=core: [
+                         sys.executable, "-m", "clinea", "judge", "--blue_player", c_player, "--red_player", c_player,
+                         "--iterations", str(games), "--seed", "1", "--quiet", "--sandbox", mode, "--same-core", core])
+                    for mode in args.sandbox for core in args.same_core]
         if args.course_judge:
             entrants.append((course, lambda games: course_argv(args, c_player, games)))
         runs: dict[str, list[dict]] = {name: [] for name, _ in entrants}
@@ -355,13 +355,13 @@ def load_figures(args: argparse.Namespace, c_player: str, busy: str) -> None:
         print(f"  {count} busy loop{'s' if count != 1 else ''} (load average {load:.1f} at the end):")
         for name, measured in runs.items():
             rates = [run["rate"] for run in measured]
-            line = (f"    {name:22} {statistics.median(rates):7,.0f} games/s (min {min(rates):,.0f}, "
+            line = (f"    {name:38} {statistics.median(rates):7,.0f} games/s (min {min(rates):,.0f}, "
                     f"max {max(rates):,.0f}), CPU {median(measured, 'total_ms'):.3f} ms/game, "
-                    f"{median(measured, 'switches'):.1f} context switches/game\n{'':27}start-up "
+                    f"{median(measured, 'switches'):.1f} context switches/game\n{'':43}start-up "
                     f"{median(measured, 'start_up_ms'):.1f} ms of CPU a run, {median(measured, 'beyond_ms'):.3f} "
                     f"ms/game beyond it")
             if args.course_judge and name != course:
-                line += (f"\n{'':27}against the course judge: games/s x{ratio(measured, runs[course], 'rate'):.2f}, "
+                line += (f"\n{'':43}against the course judge: games/s x{ratio(measured, runs[course], 'rate'):.2f}, "
                          f"CPU per game x{ratio(runs[course], measured, 'total_ms'):.2f} less "
                          f"(beyond start-up {beyond_ratio(runs[course], measured)})")
             print(line)
@@ -527,6 +527,9 @@ def main() -> int:
     parser.add_argument("--sandbox", nargs="+", choices=("auto", "strict", "off"), default=["auto", "off"],
                         metavar="MODE", help="the judge's --sandbox modes under load, for the seat start-up and the "
                                              "fidelity count (default: auto off)")
+    parser.add_argument("--same-core", nargs="+", choices=("auto", "off"), default=["auto"], metavar="MODE",
+                        help="the judge's --same-core modes under load, e.g. auto off to see what sharing a CPU "
+                             "gains (default: auto)")
     parser.add_argument("--course-judge", metavar="PATH",
                         help="the course judge's c_linea.py, measured under load in the same rounds (default: none)")
     parser.add_argument("--course-python", default="python2", metavar="PYTHON",

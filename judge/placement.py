@@ -17,9 +17,11 @@ the other's time (which makes the other's answer late) gets the machine
 back: the worker unpins itself and every thread of its players' process
 trees for the rest of the run, so a bot that uses several cores, or
 ponders, is never confined. Between games, now and then, a worker whose
-thread waited for its CPU while another CPU was idle moves there with its
-players: two judges that started on the same CPU part, and a busy process
-that settles on a worker's CPU does not keep it there.
+CPU other processes use while another CPU is idle moves there with its
+players (two judges that started on the same CPU part); with no CPU idle
+(an oversubscribed machine) it comes loose, as a pinned worker would wait
+for its one CPU while another could run it sooner, and pins again once a
+CPU is idle.
 
 Workers of one run take distinct CPUs while there are enough (Cores).
 Nothing is pinned where the judge may use a single CPU, or where the
@@ -36,12 +38,13 @@ from time import monotonic
 # An answer later than this after its question (seconds) means a player
 # that thinks: its worker stops pinning for the rest of the run.
 FAST = 0.005
-# How often (seconds, on average) a pinned worker looks whether its CPU is
+# How often (seconds, on average) a worker looks whether its CPU is
 # contended, between games.
 LOOK_EVERY = 0.5
-# The worker moves when its thread waited for its CPU more than this share
-# of the time since it last looked, and another CPU was idle more than
-# IDLE_ELSEWHERE of it.
+# A pinned worker's CPU is contended when others than the worker and its
+# players ran on it more than this share of the time since it last looked;
+# it then moves to a CPU idle more than IDLE_ELSEWHERE of that time, or comes
+# loose if there is none. A loose worker pins again once a CPU is that idle.
 CONTENDED = 0.2
 IDLE_ELSEWHERE = 0.5
 
@@ -60,13 +63,17 @@ def current_cpu() -> int | None:
         return None
 
 
-def run_delay() -> int | None:
-    """Nanoseconds the calling thread has waited for a CPU so far."""
-    try:
-        with open("/proc/thread-self/schedstat", "rb") as stat:
-            return int(stat.read(256).split()[1])
-    except (OSError, IndexError, ValueError):
-        return None
+def runtime(tids: Iterable[int | str]) -> int:
+    """Nanoseconds the threads `tids` ("thread-self": the calling one) have
+    run so far, together; one that has ended counts nothing."""
+    total = 0
+    for tid in tids:
+        try:
+            with open(f"/proc/{tid}/schedstat", "rb") as stat:
+                total += int(stat.read(256).split()[0])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
 
 
 def idle_times() -> dict[int, int]:
@@ -130,18 +137,23 @@ class Cores:
     def __init__(self, cpus: Iterable[int] | None = None):
         self.cpus = frozenset(allowed_cpus() if cpus is None else cpus)
         self.held = dict.fromkeys(self.cpus, 0)
-        self.lock = threading.Lock()
+        self.lock = threading.RLock()
 
     @property
     def shared(self) -> bool:
         """Whether there is anything to gain: more than one CPU to choose from."""
         return len(self.cpus) > 1
 
-    def take(self, here: int | None) -> int:
+    def choose(self, here: int | None) -> int:
+        """The CPU fewest workers hold (`here`, among equals)."""
         with self.lock:
             fewest = min(self.held.values())
             free = sorted(cpu for cpu, count in self.held.items() if count == fewest)
-            cpu = here if here in free else free[0]
+            return here if here in free else free[0]
+
+    def take(self, here: int | None) -> int:
+        with self.lock:
+            cpu = self.choose(here)
             self.held[cpu] += 1
             return cpu
 
@@ -156,7 +168,9 @@ class Placement:
     `release()`. The worker's players' processes are its `members`: `join`
     at their start, `leave` at their end, and the waits for their answers
     ask `spin` and `patience` (no spinning while pinned: the player needs
-    the CPU the judge would spin on)."""
+    the CPU the judge would spin on).
+
+    `between_games` moves it, or lets it loose, as the module says."""
 
     def __init__(self, cores: Cores, clock: Callable[[], float] = monotonic,
                  chance: Callable[[], float] = random.random):
@@ -164,11 +178,12 @@ class Placement:
         self.clock = clock
         self.chance = chance
         self.cpu: int | None = None
-        self.released = False
+        self.released = False  # for good: a player thinks
+        self.loose = False     # for now: no CPU to spare
         self.members: set[int] = set()
         self.lock = threading.Lock()
         self.looked = 0.0
-        self.delay: int | None = None
+        self.ran = 0  # nanoseconds the worker's thread and players had run when it last looked
         self.idle: dict[int, int] = {}
 
     @property
@@ -209,17 +224,8 @@ class Placement:
     def release(self) -> None:
         """Unpins the worker and every thread of its players for the rest of
         the run. Call it from the worker's thread."""
-        with self.lock:
-            if self.cpu is None:
-                return
-            cpu, self.cpu = self.cpu, None
-            self.released = True
-            members = list(self.members)
-        everywhere = self.cores.cpus
-        set_affinity([0], everywhere)
-        for pid in members:
-            set_affinity(tree_threads(pid), everywhere)
-        self.cores.give_back(cpu)
+        self.released = True
+        self._pin(None)
 
     def close(self) -> None:
         """The worker ends: its CPU is free for another."""
@@ -228,54 +234,69 @@ class Placement:
         if cpu is not None:
             self.cores.give_back(cpu)
 
+    def _pin(self, cpu: int | None) -> None:
+        """The worker's thread and every thread of its players to `cpu`
+        (None: every CPU), the CPUs held counted."""
+        with self.lock:
+            old, self.cpu = self.cpu, cpu
+            members = list(self.members)
+        if old == cpu:
+            return
+        with self.cores.lock:
+            if old is not None:
+                self.cores.held[old] -= 1
+            if cpu is not None:
+                self.cores.held[cpu] += 1
+        where = self.cores.cpus if cpu is None else {cpu}
+        set_affinity([0], where)
+        for pid in members:
+            set_affinity(tree_threads(pid), where)
+
     # ------------------------------------------------------------ moving
 
     def _look_from_now(self) -> None:
         # looks come at jittered times: two workers (or two judges) on one
         # CPU do not both move at the same instant and meet again
         self.looked = self.clock() + LOOK_EVERY * (self.chance() - 0.5)
-        self.delay = run_delay()
+        with self.lock:
+            members = list(self.members)
+        threads: list[int | str] = ["thread-self"]
+        for pid in members:
+            threads.extend(tree_threads(pid))
+        self.ran = runtime(threads)
         self.idle = idle_times()
 
     def between_games(self) -> None:
         """Now and then (call it between games, from the worker's thread):
-        if the worker's CPU was contended while another was idle, moves the
-        worker and its players there."""
-        if not self.pinned:
+        a worker whose CPU others use moves to an idle CPU with its players,
+        or comes loose where none is idle; a loose one pins again once a CPU
+        is idle."""
+        if self.released or not (self.pinned or self.loose):
             return
         now = self.clock()
         span = now - self.looked
         if span < LOOK_EVERY:
             return
-        before_delay, before_idle = self.delay, self.idle
+        before_ran, before_idle = self.ran, self.idle
         self._look_from_now()
-        target = self._better_cpu(span, before_delay, before_idle)
-        if target is not None:
-            self.move(target)
-
-    def _better_cpu(self, span: float, before_delay: int | None, before_idle: dict[int, int]) -> int | None:
-        if self.delay is None or before_delay is None or self.cpu is None:
-            return None
-        if (self.delay - before_delay) / 1e9 < CONTENDED * span:
-            return None
         ticks = os.sysconf("SC_CLK_TCK") * span
         idle = {cpu: (self.idle[cpu] - before_idle[cpu]) / ticks
-                for cpu in self.cores.cpus if cpu in self.idle and cpu in before_idle and cpu != self.cpu}
+                for cpu in self.cores.cpus if cpu in self.idle and cpu in before_idle}
         if not idle:
-            return None
-        best = max(idle, key=lambda cpu: idle[cpu])
-        return best if idle[best] > IDLE_ELSEWHERE else None
+            return
+        ours = (self.ran - before_ran) / 1e9 / span
+        if self.cpu is not None and 1.0 - idle.get(self.cpu, 1.0) - ours < CONTENDED:
+            return
+        elsewhere = {cpu: share for cpu, share in idle.items() if cpu != self.cpu}
+        best = max(elsewhere, key=lambda cpu: elsewhere[cpu]) if elsewhere else None
+        if best is not None and elsewhere[best] > IDLE_ELSEWHERE:
+            self.loose = False
+            self._pin(best)
+        elif self.pinned:
+            self.loose = True
+            self._pin(None)
 
     def move(self, cpu: int) -> None:
         """Pins the worker and its players' threads to `cpu` instead."""
-        with self.lock:
-            if self.cpu is None or cpu == self.cpu:
-                return
-            old, self.cpu = self.cpu, cpu
-            members = list(self.members)
-        with self.cores.lock:
-            self.cores.held[old] -= 1
-            self.cores.held[cpu] += 1
-        set_affinity([0], {cpu})
-        for pid in members:
-            set_affinity(tree_threads(pid), {cpu})
+        if self.pinned:
+            self._pin(cpu)

@@ -223,9 +223,34 @@ class SeatCgroup:
                 pass
 
 
+def _remove_stale(folder: str) -> None:
+    """Removes the cgroups of earlier runs under `folder` whose judge has
+    died (a SIGKILL gives it no time to): `clinea-<pid>` of no living
+    process, with its seats' folders, once they hold no process."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return
+    for name in names:
+        prefix, _, pid = name.partition("-")
+        if prefix != "clinea" or not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+            continue
+        base = os.path.join(folder, name)
+        try:
+            seats = [entry.path for entry in os.scandir(base) if entry.is_dir()]
+        except OSError:
+            continue
+        for path in [*seats, base]:
+            try:
+                os.rmdir(path)
+            except OSError:  # processes still in it: not stale after all
+                pass
+
+
 class Cgroups:
     """Where this run makes its seats' cgroups: a folder per hierarchy,
-    `clinea-<pid>`, under the judge's own cgroup; None where not delegated."""
+    `clinea-<pid>`, under the judge's own cgroup; None where not delegated.
+    Those of earlier runs whose judge died go first."""
 
     def __init__(self, name: str):
         self.made: list[SeatCgroup] = []
@@ -234,6 +259,7 @@ class Cgroups:
             folder = _controller_folder(controller)
             if folder is None:
                 continue
+            _remove_stale(folder)
             base = os.path.join(folder, name)
             try:
                 os.makedirs(base, exist_ok=True)

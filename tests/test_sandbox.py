@@ -5,6 +5,7 @@ import errno
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 from hypothesis import given
@@ -115,6 +116,33 @@ def test_a_run_leaves_no_cgroup_behind(tmp_path):
     # the run's cgroups are named after the judge's process (c_linea execs it)
     ours = f"clinea-{judge.pid}"
     assert [path for root in roots for path, _, _ in os.walk(root) if os.path.basename(path) == ours] == []
+
+
+def run_cgroups(pid: int) -> list[str]:
+    """The cgroup folders of the judge run whose process is `pid`."""
+    roots = [root for root in ("/sys/fs/cgroup/pids", "/sys/fs/cgroup") if os.path.isdir(root)]
+    return [path for root in roots for path, _, _ in os.walk(root) if os.path.basename(path) == f"clinea-{pid}"]
+
+
+def test_the_cgroups_of_a_killed_judge_go_with_the_next_run(tmp_path):
+    judge = subprocess.Popen([C_LINEA, "--blue_player", *bot("sleepy.py", "0.5"), "--red_player",
+                              *bot("random_bot.py"), "--iterations", "100"],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path)
+    deadline = time.monotonic() + 30
+    while not run_cgroups(judge.pid) and judge.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.05)
+    left = run_cgroups(judge.pid)
+    judge.kill()
+    judge.wait(10)
+    if not left:  # cgroups not delegated here: the seats' processes are bounded another way
+        assert judge.returncode == -9
+        return
+    time.sleep(0.5)  # its seats die with it (parent-death signal), leaving the folders empty
+    assert run_cgroups(judge.pid) == left  # nobody was left to remove them
+    after = subprocess.run([C_LINEA, "--blue_player", *bot("random_bot.py"), "--red_player", *bot("random_bot.py"),
+                            "--iterations", "1"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert after.returncode == 0, after.stderr
+    assert run_cgroups(judge.pid) == []
 
 
 def test_the_judge_is_not_dumpable():

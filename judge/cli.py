@@ -445,7 +445,7 @@ def parse(argv: Sequence[str], resumed: bool = False) -> Parsed:
 
 def settings_of(parsed: tuple[argparse.Namespace, list[Player]]) -> dict[str, Any]:
     """What makes a run that run: two runs with the same settings play the
-    same games under the same ids."""
+    same games under the same ids, their seats isolated and bounded alike."""
     args, players = parsed
     return {"players": [(p.name, p.command) for p in players],
             "board": [args.columns, args.rows, args.c, args.p],
@@ -453,7 +453,8 @@ def settings_of(parsed: tuple[argparse.Namespace, list[Player]]) -> dict[str, An
             "openings": args.openings, "seed": args.seed, "time-per-move": args.time_per_move,
             "game-time": args.game_time, "increment": args.increment, "grace": args.grace, "sprt": args.sprt,
             "sprt-model": args.sprt_model if args.sprt else None, "openings-file": args.openings_file,
-            "openings-order": args.openings_order, "tc": {p.name: str(p.time_control) for p in players if p.time_control}}
+            "openings-order": args.openings_order, "tc": {p.name: str(p.time_control) for p in players if p.time_control},
+            "sandbox": args.sandbox, "seat-limits": args.seat_limits.describe()}
 
 
 def strip_run_options(argv: list[str]) -> list[str]:

@@ -75,6 +75,9 @@ def test_resume_with_other_settings_or_results_of_another_run_is_refused_naming_
     refused([*MATCH, "--iterations", "8", "--results", str(path)], "iterations: 4 in the file, 8 now")
     refused(["--blue_player", *bot("misbehave.py", "negative"), *MATCH[2:], "--iterations", "4",
              "--resume", str(path)], "players:")
+    # the seats' isolation and bounds are the run's too: the same games under other ones are another run
+    refused(["--resume", str(path), "--sandbox", "off"], "sandbox: 'auto' in the file, 'off' now")
+    refused(["--resume", str(path), "--seat-limits", "memory=1G"], "seat-limits:")
     assert path.read_text() == before
     # the same run again is a resume: nothing to play, nothing written
     done = run_judge([*MATCH, "--iterations", "4", "--results", str(path)])

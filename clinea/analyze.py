@@ -17,7 +17,7 @@ from clinea.analysis import GameAnalysis, analyse, solver_notation
 from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.judge.results import read_records
-from clinea.players.options import add_board_options
+from clinea.players.options import add_board_options, bounded_float
 from clinea.progress import progress_bar
 from clinea.solve import position
 
@@ -47,7 +47,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("games", metavar="RESULTS.jsonl|MOVES",
                         help="a results file of `clinea judge --results`, or one game as 1-based moves")
     add_board_options(parser, what="for MOVES")
-    parser.add_argument("--time-limit", type=float, default=1.0, metavar="SECONDS",
+    parser.add_argument("--time-limit", type=bounded_float("--time-limit", 0.0, what="a number of seconds"), default=1.0,
+                        metavar="SECONDS",
                         help="solver time per position, 0 for no limit (default 1)")
     parser.add_argument("--weak", action="store_true", help="only win/draw/loss values: faster")
     parser.add_argument("--jsonl", metavar="FILE", help="also write one JSON line per game to FILE ('-': stdout)")
@@ -139,8 +140,6 @@ def plot_values(path: str, analysed: list[tuple[dict[str, Any], GameAnalysis]]) 
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.time_limit < 0:
-        parser.error(f"--time-limit {args.time_limit:g} is out of range: allowed 0 (no limit) or more")
     try:
         records = list(games_from(args))
     except (AnalyzeError, ValueError, OSError) as error:  # ValueError: a line of the file is not JSON

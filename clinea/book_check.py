@@ -19,6 +19,7 @@ from clinea.core import Board, Rules
 from clinea.core.book import BOOK_PLY, OpeningBook, standard_book
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
+from clinea.players.options import bounded_float, bounded_int
 from clinea.players.strong_lines import LinesLookup
 from clinea.progress import progress_bar
 
@@ -186,13 +187,14 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--fraction", type=float, default=0.01,
                         help="share of the book's entries to check, drawn at random, 0..1 (default 0.01)")
     parser.add_argument("--seed", type=int, default=1, help="the sample's random seed (default 1)")
-    parser.add_argument("--time-limit", type=float, default=60.0,
+    parser.add_argument("--time-limit", type=bounded_float("--time-limit", 0.0, what="a number of seconds"), default=60.0,
                         help="seconds for each entry's solve, 0 for none; past it the entry counts as out "
                              "of time (default 60)")
-    parser.add_argument("--time-per-move", type=float, default=0.2,
+    parser.add_argument("--time-per-move", type=bounded_float("--time-per-move", 0.001, 3600, "a number of seconds"),
+                        default=0.2,
                         help="strong's time per move in its game, 0.001..3600 (default 0.2)")
     parser.add_argument("--no-game", action="store_true", help="skip strong's game (default: play it)")
-    parser.add_argument("--game-entries", type=int, default=None,
+    parser.add_argument("--game-entries", type=bounded_int("--game-entries", 0), default=None,
                         help="check only the first N book entries strong read, 0 or more (default: all)")
     return parser
 
@@ -202,12 +204,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if not 0 < args.fraction <= 1:
         parser.error(f"--fraction={args.fraction:g} is out of range: allowed above 0, up to 1")
-    if args.time_limit < 0:
-        parser.error(f"--time-limit={args.time_limit:g} is out of range: allowed 0 (none) or more")
-    if args.game_entries is not None and args.game_entries < 0:
-        parser.error(f"--game-entries={args.game_entries} is out of range: allowed 0 or more")
-    if not 0.001 <= args.time_per_move <= 3600:
-        parser.error(f"--time-per-move={args.time_per_move:g} is out of range: allowed 0.001..3600")
     size = len(standard_book())
     reports = []
     if not args.no_game:

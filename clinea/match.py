@@ -3,7 +3,7 @@ import argparse
 import time
 
 from clinea.core import simulate_random_games
-from clinea.players.options import add_board_options
+from clinea.players.options import add_board_options, bounded_int
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -13,7 +13,7 @@ def build_parser() -> argparse.ArgumentParser:
         epilog="example:\n  clinea match --games 100 --columns 7 --rows 6 --c 4",
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--games", type=int, default=100, help="games to play (default 100)")
+    parser.add_argument("--games", type=bounded_int("--games", 0), default=100, help="games to play (default 100)")
     add_board_options(parser)
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")
     return parser
@@ -22,8 +22,6 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    if args.games < 0:
-        parser.error(f"--games {args.games} is out of range: allowed 0 or more")
     start = time.perf_counter()
     try:
         tally = simulate_random_games(args.columns, args.rows, args.c, args.p, args.games, args.seed)

@@ -23,6 +23,7 @@ from dataclasses import dataclass
 
 from clinea.bounded import MIB, read_text
 from clinea.core import MAX_SIDE, Rules
+from clinea.players.options import bounded_float, bounded_int
 from clinea.progress import progress_bar
 from clinea.solved_board import (
     BRUTE_FORCE_CELLS,
@@ -113,16 +114,17 @@ def build_parser() -> argparse.ArgumentParser:
                         "(default: enough to fill each board)")
     parser.add_argument("--name", default="custom", help="your own table's file name (default: custom)")
     parser.add_argument("--dir", default=DEFAULT_DIR, help=f"where the tables and the page go (default {DEFAULT_DIR})")
-    parser.add_argument("--time-limit", type=float, default=60.0,
+    parser.add_argument("--time-limit", type=bounded_float("--time-limit", 0.0, what="a number of seconds"), default=60.0,
                         help="seconds for each solve of a board (or of each split position), 0 for none; "
                              "past it the board is unknown (default 60)")
     parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                         help="solve on Ray: 'local' (the default when no address is given) starts one on "
                              "this machine; 'auto' or HOST:PORT joins a cluster")
-    parser.add_argument("--split-depth", type=int, default=None,
+    parser.add_argument("--split-depth", type=bounded_int("--split-depth", 0, 6), default=None,
                         help="solve each board's positions this many plies in, separately, and back them up "
                              "(0..6; default 2 with --ray, else 0)")
-    parser.add_argument("--brute-force-positions", type=int, default=BRUTE_FORCE_POSITIONS,
+    parser.add_argument("--brute-force-positions", type=bounded_int("--brute-force-positions", 0),
+                        default=BRUTE_FORCE_POSITIONS,
                         help=f"the brute force's budget in positions, 0 to skip it (default {BRUTE_FORCE_POSITIONS})")
     return parser
 
@@ -247,12 +249,6 @@ def main(argv: list[str] | None = None) -> int:
     tables = chosen_tables(args, parser)
     if args.split_depth is None:
         args.split_depth = 2 if args.ray else 0
-    if not 0 <= args.split_depth <= 6:
-        parser.error(f"--split-depth={args.split_depth} is out of range: allowed 0..6")
-    if args.time_limit < 0:
-        parser.error(f"--time-limit={args.time_limit:g} is out of range: allowed 0 (none) or more")
-    if args.brute_force_positions < 0:
-        parser.error(f"--brute-force-positions={args.brute_force_positions} is out of range: allowed 0 or more")
     os.makedirs(args.dir, exist_ok=True)
     mismatches = 0
     with contextlib.ExitStack() as stack:

@@ -38,7 +38,7 @@ from clinea.judge.stats import MODELS, Sprt
 from clinea.judge.table import Table, open_window
 from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
-from clinea.players.options import add_board_options, option_actions
+from clinea.players.options import add_board_options, bounded_float, bounded_int, option_actions
 from clinea.progress import progress_bar
 from clinea.ray_cluster import LOCAL
 
@@ -105,7 +105,7 @@ def build_parser() -> argparse.ArgumentParser:
     course.add_argument("--red_player", nargs="*", metavar="EXE", help="program for rojo, with its arguments (default: a human)")
     add_board_options(course, p_default=21)
     course.add_argument("--first", choices=("azul", "rojo"), help="who moves first (default: drawn per game)")
-    course.add_argument("--iterations", "--games", type=int, default=None, dest="games",
+    course.add_argument("--iterations", "--games", type=bounded_int("--iterations", 1), default=None, dest="games",
                         help="games of the match (default: until Ctrl-C, which prints the tally), "
                              "or per pairing in a tournament (default 1)")
     course.add_argument("--ui", type=boolean("--ui"), nargs="?", const=True, default=False, metavar="BOOL",
@@ -119,13 +119,13 @@ def build_parser() -> argparse.ArgumentParser:
                            "EXE, or the whole word, may be a registered player (clinea play --list) (default: none)")
     more.add_argument("--schedule", choices=("round-robin", "gauntlet"), default="round-robin",
                       help="tournament pairings; gauntlet: the first --player against each other (default round-robin)")
-    more.add_argument("--time-per-move", type=float, default=DEFAULT_TIME_PER_MOVE, metavar="S",
+    more.add_argument("--time-per-move", type=seconds("--time-per-move"), default=DEFAULT_TIME_PER_MOVE, metavar="S",
                       help=f"seconds per answer (default {DEFAULT_TIME_PER_MOVE:g}; 0 = no limit)")
-    more.add_argument("--game-time", type=float, metavar="S", help="a game clock of S seconds per player (default: none)")
-    more.add_argument("--increment", type=float, default=0.0, metavar="S", help="seconds added per move to the game clock (default 0)")
-    more.add_argument("--grace", type=float, default=0.05, metavar="S",
+    more.add_argument("--game-time", type=seconds("--game-time"), metavar="S", help="a game clock of S seconds per player (default: none)")
+    more.add_argument("--increment", type=seconds("--increment"), default=0.0, metavar="S", help="seconds added per move to the game clock (default 0)")
+    more.add_argument("--grace", type=seconds("--grace"), default=0.05, metavar="S",
                       help="margin added to every deadline for machine noise (default 0.05)")
-    more.add_argument("--openings", type=int, default=0, metavar="K",
+    more.add_argument("--openings", type=bounded_int("--openings", 0), default=0, metavar="K",
                       help="start from K random plies, each opening played twice with the sides swapped "
                            "(programs get them as 'vos|el PLY...', a clinea extension of the protocol; default 0)")
     more.add_argument("--openings-file", metavar="FILE",
@@ -137,7 +137,7 @@ def build_parser() -> argparse.ArgumentParser:
                       help="a game clock for one player (repeat per player), e.g. --tc a=10+0.1; "
                            "--time-per-move still caps every answer (default: --game-time for all)")
     more.add_argument("--seed", type=int, help="seed of openings and first players (default: random, logged)")
-    more.add_argument("--concurrency", type=int, metavar="N",
+    more.add_argument("--concurrency", type=bounded_int("--concurrency", 1), metavar="N",
                       help="games played at once (default 1; with --ray, the cluster's CPUs)")
     more.add_argument("--ray", nargs="?", const=LOCAL, metavar="ADDRESS",
                       help="play the games on Ray (pip install 'clinea[ray]'): a new local Ray without "
@@ -328,18 +328,13 @@ def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list
     return players, False
 
 
+def seconds(option: str) -> Callable[[str], float]:
+    """A duration option's type: seconds, 0 or more."""
+    return bounded_float(option, 0.0, what="a number of seconds")
+
+
 def check_ranges(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    # the board's options are checked as they are parsed (clinea.players.options.add_board_options)
-    if args.games is not None and args.games < 1:
-        parser.error(f"--iterations {args.games} is out of range: allowed 1 or more (none: until stopped)")
-    if args.openings < 0:
-        parser.error(f"--openings {args.openings} is out of range: allowed 0 or more")
-    if args.concurrency is not None and args.concurrency < 1:
-        parser.error(f"--concurrency {args.concurrency} is out of range: allowed 1 or more")
-    for option, value in (("--time-per-move", args.time_per_move), ("--game-time", args.game_time),
-                          ("--increment", args.increment), ("--grace", args.grace)):
-        if value is not None and value < 0:
-            parser.error(f"{option} {value:g} is out of range: allowed 0 or more")
+    # each value's own range is checked as it is parsed (clinea.players.options); these depend on others
     if args.openings >= min(args.columns * args.rows, 2 * args.p):
         parser.error(f"--openings {args.openings} is out of range: allowed 0..{min(args.columns * args.rows, 2 * args.p) - 1}")
     if args.openings and args.openings_file:

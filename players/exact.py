@@ -16,6 +16,7 @@ from clinea.core.search import Search
 from clinea.core.solver import best_column
 from clinea.core.timeman import Limits, TimeManager
 from clinea.players.bot import Bot
+from clinea.players.options import bounded_float
 
 DEFAULT_TIME_PER_MOVE = 10.0
 #: share of the move's budget (see clinea.core.timeman) the exact search may
@@ -23,15 +24,7 @@ DEFAULT_TIME_PER_MOVE = 10.0
 EXACT_SHARE = 0.7
 
 
-def time_per_move_argument(text: str) -> float:
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"--time-per-move {text!r} is not a number of seconds "
-                                         "(allowed 0.01..3600)") from None
-    if not 0.01 <= value <= 3600:
-        raise argparse.ArgumentTypeError(f"--time-per-move {value:g} is out of range: allowed 0.01..3600 seconds")
-    return value
+time_per_move_argument = bounded_float("--time-per-move", 0.01, 3600, "a number of seconds")
 
 
 class ExactBot(Bot):

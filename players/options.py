@@ -12,15 +12,29 @@ from clinea.core.rules import MAX_SIDE, MAX_TOKENS
 def bounded_int(option: str, low: int, high: int | None = None, high_text: str | None = None) -> Callable[[str], int]:
     """An argparse `type` accepting integers in low..high (`high` None: no
     bound above), the one integer check of every clinea command line."""
-    allowed = f"{low}..{high_text or high}" if high is not None else f"{low} or more"
+    return _bounded(option, int, "an integer", low, high, high_text)
 
-    def parse(text: str) -> int:
+
+def bounded_float(option: str, low: float, high: float | None = None, what: str = "a number") -> Callable[[str], float]:
+    """An argparse `type` accepting numbers in low..high (`high` None: no
+    bound above); `what` names the value ("a number of seconds")."""
+    return _bounded(option, float, what, low, high)
+
+
+def _bounded(option: str, kind: Callable[[str], Any], what: str, low: float, high: float | None,
+             high_text: str | None = None) -> Callable[[str], Any]:
+    def shown(value: float) -> str:
+        return f"{value:g}" if isinstance(value, float) else str(value)
+
+    allowed = f"{shown(low)}..{high_text or shown(high)}" if high is not None else f"{shown(low)} or more"
+
+    def parse(text: str) -> Any:
         try:
-            value = int(text)
+            value = kind(text)
         except ValueError:
-            raise argparse.ArgumentTypeError(f"{option} {text!r} is not an integer (allowed {allowed})") from None
-        if value < low or (high is not None and value > high):
-            raise argparse.ArgumentTypeError(f"{option} {value} is out of range: allowed {allowed}")
+            raise argparse.ArgumentTypeError(f"{option} {text!r} is not {what} (allowed {allowed})") from None
+        if not low <= value or (high is not None and value > high) or value != value:  # NaN is in no range
+            raise argparse.ArgumentTypeError(f"{option} {shown(value)} is out of range: allowed {allowed}")
         return value
 
     return parse

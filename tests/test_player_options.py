@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 
 from clinea.players import registry
 from clinea.players.driver import build_parser
-from clinea.players.options import bare_words_to_options, options_to_bare_words
+from clinea.players.options import bare_words_to_options, bounded_float, bounded_int, options_to_bare_words
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 
@@ -141,3 +141,25 @@ def test_every_help_shows_the_course_judge_example_and_every_option_its_default(
     # the example passes the course's parser, and the player's own
     assert through_course_parser(player_words) == player_words
     parser.parse_args(bare_words_to_options(player_words[1:], parser))
+
+
+@given(low=st.integers(-5, 5), span=st.one_of(st.none(), st.integers(0, 10)),
+       value=st.one_of(st.integers(-20, 20), st.floats(-20, 20), st.just(float("nan")), st.text(max_size=4)))
+def test_a_bounded_value_is_taken_in_range_and_refused_outside_naming_option_value_and_range(low, span, value):
+    high = None if span is None else low + span
+    for check, kind in ((bounded_int("--n", low, high), int), (bounded_float("--s", float(low), high), float)):
+        text = str(value)
+        try:
+            number = kind(text)
+        except ValueError:
+            number = None
+        inside = number is not None and number == number and low <= number and (high is None or number <= high)
+        if inside:
+            assert check(text) == number
+        else:
+            with pytest.raises(argparse.ArgumentTypeError) as refused:
+                check(text)
+            message = str(refused.value)
+            option = "--n" if kind is int else "--s"
+            assert message.startswith(option + " ") and "allowed" in message
+            assert (f"..{high}" if high is not None else " or more") in message

@@ -249,11 +249,11 @@ class Placement:
         self._pin(None)
 
     def close(self) -> None:
-        """The worker ends: its CPU is free for another."""
-        with self.lock:
-            cpu, self.cpu = self.cpu, None
-        if cpu is not None:
-            self.cores.give_back(cpu)
+        """The worker ends (call it from its thread): its thread may run
+        anywhere again (the main thread of a run of one worker goes on after
+        it, and whatever it starts then inherits its CPUs), and its CPU is
+        free for another worker."""
+        self._pin(None)
         with self.cores.lock:
             self.cores.placements.discard(self)
 

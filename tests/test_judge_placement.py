@@ -11,7 +11,7 @@ import unittest.mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from judge_helpers import bot, run_judge
+from judge_helpers import REPO, bot, run_judge
 
 from clinea.judge import placement as placement_module
 from clinea.judge.placement import FAST, FOREIGN, LOOK_EVERY, Cores, Placement, tree_threads
@@ -205,3 +205,26 @@ def test_a_player_that_thinks_gets_every_cpu_back_and_so_does_its_opponent():
 def test_same_core_off_leaves_the_players_where_the_scheduler_puts_them():
     azul, rojo = judged("--same-core", "off")
     assert set(azul + rojo) == {(ALLOWED, ALLOWED)}
+
+
+def test_a_run_of_one_worker_leaves_its_thread_free_to_run_anywhere(tmp_path):
+    from clinea.core import Rules
+    from clinea.judge.referee import Clock
+    from clinea.judge.tournament import Player, Runner, course_schedule
+
+    # C players: nothing in their games, their start or their `listo` is slow
+    # enough to release the worker, which must let go of its CPU all the same
+    player = str(tmp_path / "random_player")
+    subprocess.run([os.environ.get("CC", "cc"), "-O2", "-o", player,
+                    os.path.join(REPO, "benchmarks", "random_player.c")], check=True)
+    rules = Rules(5, 4, 3, 10)
+    runner = Runner([Player("azul", [player]), Player("rojo", [player])], rules, lambda: Clock(per_move=10.0))
+    records = []
+
+    def run():
+        runner.run(course_schedule("azul", "rojo", 2, None, 1, rules), records.append)
+        return allowed_of(0)
+
+    # the worker's is the calling thread (a run of one worker: the judge's main thread)
+    assert in_a_thread(run) == ALLOWED
+    assert len(records) == 2 and set(runner.cores.held.values()) == {0} and not runner.cores.placements

@@ -376,6 +376,85 @@ class StrongBot(Bot):
         return weak
 
     def _weak_solve(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
+        """The win / draw / loss move, within `share` of the move. After a
+        reply to our proven win, only a column keeping it. On 7x6 with the
+        book, where the value is not known at once (at the book's ply, in
+        the table), a column keeping at least a draw first, then a winning
+        one: a drawn position's value costs the proof that no column wins,
+        several times what its drawing column costs (670,000 nodes against
+        55,000 in a position of Test_L1_R2, more than 0.05 s gives), so a
+        move cut short there still keeps the draw, and one cut short before
+        the draw leaves the columns it proved losing (the solver's
+        `refuted`)."""
+        solver = self.exact_solver
+        value = self._value_at(board.moves()[:-1])
+        if solver.uses_book and (value is None or value < 1):
+            value = self._peek(board, clock, PEEK_SHARE)
+            if value is None:
+                return self._draw_then_win(board, clock, share)
+        return clock.spent(solver.search(board, clock.share(share), weak=True,
+                                         at_least=value if value is not None and value >= 0 else None))
+
+    def _draw_then_win(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
+        """A column keeping at least a draw within `share` of the move, then,
+        with the rest of the move (its fallback, the heuristic search, is
+        not needed once a draw is kept), a winning column."""
+        solver = self.exact_solver
+        draw = clock.spent(solver.reach(board, 0, weak=True, limits=clock.share(share)))
+        if not draw.proven:
+            return draw
+        if draw.move is None:
+            return dataclasses.replace(draw, score=-1)  # every column loses
+        win = clock.spent(solver.reach(board, 1, weak=True, limits=clock.share()))
+        return win if win.move is not None else draw
+
+    def _peek(self, board: Board, clock: TimeManager, share: float = 1.0) -> int | None:
+        """The win / draw / loss value of `board` if it costs next to nothing
+        (the book, the table), booked on `clock`, taking at most `share` of
+        the nodes it has left; else None."""
+        nodes = min(PEEK_NODES, max(1, int(share * clock.nodes_left()))) if clock.limits.nodes else PEEK_NODES
+        value = self.exact_solver.solve(board, weak=True, limits=Limits(nodes=nodes))
+        clock.nodes += self.exact_solver.nodes
+        return value
+
+    def _value_at(self, moves: list[int]) -> int | None:
+        """Our proven value (1, 0, -1) in the position of `moves` if our last
+        proven move left it, else None."""
+        if self.kept is not None and self.kept[0] == moves:
+            return self.kept[1]
+        return None
+
+    def stop_pondering(self) -> None:
+        if self.pondering is not None:
+            searches = [search for search in (self.solver, self.mcts) if search is not None]
+            self.pondering_stopped.set()
+            for search in searches:
+                search.stop()
+            self.pondering.join()
+            for search in searches:
+                search.resume()
+            self.pondering_stopped.clear()
+            self.pondering = None
+
+    def _try_solve(self, board: Board, clock: TimeManager, share: float) -> SearchResult | None:
+        """A move that keeps the position's exact value, or None when the
+        position is too far from the end or the time ran out. The win /
+        draw / loss value comes first (on 7x6 a book lookup and one search
+        for a move reaching it; after a reply to our proven move, only a
+        move keeping at least what that move kept); the exact distance only
+        while time remains, so a slow exact solve never costs the value."""
+        weak = self._weak_solve(board, clock, share)
+        if not weak.proven:
+            return None
+        if not clock.exhausted():
+            exact = clock.spent(self.exact_solver.search(board, clock.share(share)))
+            if exact.proven:
+                return exact
+        if weak.move is None:
+            return None  # lost against perfect play: the search's move gives the opponent most chances to err
+        return weak
+
+    def _weak_solve(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
         """The win / draw / loss move, within `share` of the move: a column
         keeping at least a draw first, then a winning one. A drawn position's
         value costs the proof that no column wins, several times what its

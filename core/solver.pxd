@@ -59,3 +59,5 @@ cdef class Solver:
     cdef int _set_game(self, Board board) except -1
     cdef int _choose_book(self, Board board) except -1
     cdef object _solve_position(self, Board board, bint weak)
+    cdef object _root_at_once(self, Board board, bint weak)
+    cdef int _root_move(self, Board board, int target) except -2

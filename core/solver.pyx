@@ -835,11 +835,72 @@ cdef class Solver:
         left, proving that it is no more costs as much as the move itself
         (a draw is proved not to be a win over every move)."""
         cdef SolveState* s = &self.s
-        cdef int n = board.c_moves()
-        cdef int target, found
+        cdef int found
         self._prepare(board, limits.nodes, limits.time)
-        cdef bint bits = (s.g.bitboard or s.g.wide or s.wide4) and not self.force_generic
-        cdef Wide4 cur4, mask4
+        quick = self._root_at_once(board, weak)
+        if quick is not None:
+            if quick[0] is None and not board.c_is_over():
+                scores = self.analyze(board, weak, limits)
+                if scores is None:
+                    return None
+                col = best_column(scores)
+                return col, scores[col]
+            return quick
+        if at_least is not None and (at_least >= 0 if weak else at_least > lower_bound(s, board.c_moves(), 1)):
+            value = at_least
+        else:
+            value = self._solve_position(board, weak)
+            if value is None:
+                return None
+        if weak and value < 0:
+            return None, value
+        found = self._root_move(board, value)
+        if s.aborted:
+            return None
+        if found < 0:
+            raise AssertionError(f"solver: no move reaches the score {value} of {board!r}")
+        return found, value
+
+    def reach(self, Board board, int target, bint weak=False, limits: Limits = Limits()) -> SearchResult:
+        """A column scoring at least `target` for the side to move (weak: on
+        the 1 / 0 / -1 scale), by one search at the root for that target,
+        with no solve first: it proves no more than the target needs (a
+        drawing column of a drawn position, without proving that no column
+        wins). Proven, with that column and `target` as its score, when one
+        reaches it; proven with no column (and no score) when none does;
+        not proven when `limits` ran out, and then `refuted` holds the
+        columns it proved below the target and `trying` the one it was on
+        (on the bitboard and wide paths; elsewhere it solves every column)."""
+        cdef double started = monotonic()
+        cdef int found = -1
+        if weak and not -1 <= target <= 1:
+            raise ValueError(f"target={target} is out of range: allowed -1..1 on the weak scale")
+        self._prepare(board, limits.nodes, limits.time)
+        quick = self._root_at_once(board, weak)
+        if quick is not None and quick[0] is None and not board.c_is_over():
+            scores = self.analyze(board, weak, limits)
+            if scores is not None:
+                found = best_column(scores)
+                quick = (found, scores[found])
+        elif quick is None:
+            # a weak loss is any score: the worst there is
+            found = self._root_move(board, target if not weak or target >= 0 else lose_now(&self.s, board.c_moves()))
+            quick = (found, target) if found >= 0 else (None, None)
+        done = not self.s.aborted
+        move = quick[0] if done and quick[0] is not None and quick[1] >= target else None
+        return SearchResult(move, target if move is not None else None, 0, self.s.nodes, monotonic() - started,
+                            done, weak, "solver",
+                            late=self.s.deadline.late if self.s.deadline.passed else None,
+                            read_gap=self.s.deadline.gap)
+
+    cdef object _root_at_once(self, Board board, bint weak):
+        """The root's answer without a move search (after _prepare, with the
+        root's refuted and trying columns cleared): (None, score) when the
+        game is over, (column, its score) for a win with the next stone,
+        (None, None) where the search cannot run (the generic path, the
+        last stone) and every column is to be solved; None otherwise."""
+        cdef SolveState* s = &self.s
+        cdef int n = board.c_moves()
         s.refuted = 0
         s.trying = 0
         s.wide_refuted = wide_zero()
@@ -851,34 +912,23 @@ cdef class Solver:
         for col in centre_first(board.c_geometry().columns):
             if board.c_can_play(col) and board.c_wins_with(col):
                 return col, 1 if weak else win_now(s, n)
-        if not bits or n + 1 >= s.g.max_moves:
-            scores = self.analyze(board, weak, limits)
-            if scores is None:
-                return None
-            col = best_column(scores)
-            return col, scores[col]
-        if at_least is not None and (at_least >= 0 if weak else at_least > lower_bound(s, n, 1)):
-            value = at_least
-        else:
-            value = self._solve_position(board, weak)
-            if value is None:
-                return None
-        if weak and value < 0:
-            return None, value
-        target = value
+        if not (s.g.bitboard or s.g.wide or s.wide4) or self.force_generic or n + 1 >= s.g.max_moves:
+            return None, None
+        return None
+
+    cdef int _root_move(self, Board board, int target) except -2:
+        """root_move on the words of `board` (after _root_at_once): the
+        column reaching `target`, or -1 (none does, or s.aborted)."""
+        cdef SolveState* s = &self.s
+        cdef int n = board.c_moves()
+        cdef Wide4 cur4, mask4
         if s.g.bitboard:
-            found = root_move(s, board.c_stones(board.c_side()), board.c_occupied(), n, target)
-        elif s.g.wide:
-            found = root_move(s, board.c_wide_stones(board.c_side()),
-                              wide_or(board.c_wide_stones(0), board.c_wide_stones(1)), n, target)
-        else:
-            four_words(board, &cur4, &mask4)
-            found = root_move(s, cur4, mask4, n, target)
-        if s.aborted:
-            return None
-        if found < 0:
-            raise AssertionError(f"solver: no move reaches the score {value} of {board!r}")
-        return found, value
+            return root_move(s, board.c_stones(board.c_side()), board.c_occupied(), n, target)
+        if s.g.wide:
+            return root_move(s, board.c_wide_stones(board.c_side()),
+                             wide_or(board.c_wide_stones(0), board.c_wide_stones(1)), n, target)
+        four_words(board, &cur4, &mask4)
+        return root_move(s, cur4, mask4, n, target)
 
     @property
     def refuted(self) -> list[int]:

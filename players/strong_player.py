@@ -37,6 +37,8 @@ SOLVE_SHARE = 0.5
 SOLVE_SHARE_WITH_BOOK = 0.9
 #: nodes for a value that costs nothing to know (the book, the table)
 PEEK_NODES = 200
+#: the most of a move's node limit a peek before its solve takes
+PEEK_SHARE = 0.1
 #: how many of our moves ahead thinking on spare time goes
 THINK_AHEAD_MOVES = 3
 #: past 64 bits, iterations start later in the move (each costs several times the last)
@@ -299,9 +301,7 @@ class StrongBot(Bot):
                 if clock.exhausted():
                     return False
                 board.play(col)
-                peek = min(PEEK_NODES, clock.nodes_left()) if clock.limits.nodes else PEEK_NODES
-                ours = self.exact_solver.solve(board, weak=True, limits=Limits(nodes=peek))
-                clock.nodes += self.exact_solver.nodes
+                ours = self._peek(board, clock)
                 board.undo()
                 replies.append((1 if ours is None else ours, len(replies), col))
         for ours, _, col in sorted(replies):
@@ -329,6 +329,15 @@ class StrongBot(Bot):
                 board.undo()
         return True
 
+    def _peek(self, board: Board, clock: TimeManager, share: float = 1.0) -> int | None:
+        """The win / draw / loss value of `board` if it costs next to nothing
+        (the book, the table), booked on `clock`, taking at most `share` of
+        the nodes it has left; else None."""
+        nodes = min(PEEK_NODES, max(1, int(share * clock.nodes_left()))) if clock.limits.nodes else PEEK_NODES
+        value = self.exact_solver.solve(board, weak=True, limits=Limits(nodes=nodes))
+        clock.nodes += self.exact_solver.nodes
+        return value
+
     def _value_at(self, moves: list[int]) -> int | None:
         """Our proven value (1, 0, -1) in the position of `moves` if our last
         proven move left it, else None."""
@@ -355,8 +364,7 @@ class StrongBot(Bot):
         for a move reaching it; after a reply to our proven move, only a
         move keeping at least what that move kept); the exact distance only
         while time remains, so a slow exact solve never costs the value."""
-        floor = self._value_at(board.moves()[:-1])
-        weak = clock.spent(self.exact_solver.search(board, clock.share(share), weak=True, at_least=floor))
+        weak = self._weak_solve(board, clock, share)
         if not weak.proven:
             return None
         if not clock.exhausted():
@@ -366,6 +374,39 @@ class StrongBot(Bot):
         if weak.move is None:
             return None  # lost against perfect play: the search's move gives the opponent most chances to err
         return weak
+
+    def _weak_solve(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
+        """The win / draw / loss move, within `share` of the move. After a
+        reply to our proven win, only a column keeping it. On 7x6 with the
+        book, where the value is not known at once (at the book's ply, in
+        the table), a column keeping at least a draw first, then a winning
+        one: a drawn position's value costs the proof that no column wins,
+        several times what its drawing column costs (670,000 nodes against
+        55,000 in a position of Test_L1_R2, more than 0.05 s gives), so a
+        move cut short there still keeps the draw, and one cut short before
+        the draw leaves the columns it proved losing (the solver's
+        `refuted`)."""
+        solver = self.exact_solver
+        value = self._value_at(board.moves()[:-1])
+        if solver.uses_book and (value is None or value < 1):
+            value = self._peek(board, clock, PEEK_SHARE)
+            if value is None:
+                return self._draw_then_win(board, clock, share)
+        return clock.spent(solver.search(board, clock.share(share), weak=True,
+                                         at_least=value if value is not None and value >= 0 else None))
+
+    def _draw_then_win(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
+        """A column keeping at least a draw within `share` of the move, then,
+        with the rest of the move (its fallback, the heuristic search, is
+        not needed once a draw is kept), a winning column."""
+        solver = self.exact_solver
+        draw = clock.spent(solver.reach(board, 0, weak=True, limits=clock.share(share)))
+        if not draw.proven:
+            return draw
+        if draw.move is None:
+            return dataclasses.replace(draw, score=-1)  # every column loses
+        win = clock.spent(solver.reach(board, 1, weak=True, limits=clock.share()))
+        return win if win.move is not None else draw
 
     def _stored_lines(self) -> LinesLookup | None:
         """Our own lines (clinea.players.strong_lines), loaded once the game

@@ -299,13 +299,42 @@ def test_play_value_moves_keep_the_score_or_a_known_lower_bound(game):
                     assert (sign(kept) if weak else kept) == value, (moves, col, weak)
 
 
-def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int, budget: int) -> int:
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
+@pytest.mark.parametrize("generic", [False, True], ids=["bitboard", "generic"])
+def test_reach_finds_a_column_reaching_the_target_exactly_when_one_does(game, generic):
+    # the target around the exact score, weak and exact: a column whose
+    # score (by the Python reference) is at least the target when the best
+    # column's is, none otherwise; always proven without a budget
+    reference = ReferenceSolver(*game)
+    solver = Solver(16, force_generic=generic)
+    for moves in reference.reachable(limit=150):
+        board = Board.from_moves(moves, *game)
+        best = max(score_after(reference, board.copy(), col) for col in board.legal_columns())
+        for weak in (False, True):
+            exact = sign(best) if weak else best
+            targets = {exact - 1, exact, exact + 1, 0, 1}
+            for target in sorted(t for t in targets if not weak or -1 <= t <= 1):
+                found = solver.reach(board, target, weak=weak)
+                assert found.proven and found.source == "solver", (moves, target)
+                if exact < target:
+                    assert found.move is None and found.score is None, (moves, target, weak)
+                    continue
+                assert found.move is not None and found.score == target, (moves, target, weak)
+                kept = score_after(reference, board.copy(), found.move)
+                assert (sign(kept) if weak else kept) >= target, (moves, found.move, target, weak)
+
+
+def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int, budget: int, reach: bool = False) -> int:
     """`solver`'s move search on `board`, keeping `value`, within `budget`
-    nodes. If it ran out: every column it `refuted` scores below `value`
+    nodes (`play_value`, or `reach` for `value`). If it ran out: every column it `refuted` scores below `value`
     (by `truth`), and the column it was `trying` is legal and not among
     them. How many columns it checked."""
     solver.reset()
-    if solver.play_value(board, weak=True, limits=Limits(nodes=budget), at_least=value if value >= 0 else None) is not None:
+    if reach:
+        if solver.reach(board, value, weak=True, limits=Limits(nodes=budget)).proven:
+            return 0
+    elif solver.play_value(board, weak=True, limits=Limits(nodes=budget),
+                           at_least=value if value >= 0 else None) is not None:
         return 0
     for col in solver.refuted:
         assert not board.is_winning_move(col), (board.moves(), col)
@@ -327,6 +356,9 @@ def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
         value = sign(expected)
         for budget in (3_000, 30_000):
             checked += check_cut_search(solver, truth, Board.from_string(moves), value, budget)
+            # strong's order: a column keeping at least the draw, then a winning one
+            for target in range(min(value, 0), value + 1):
+                checked += check_cut_search(solver, truth, Board.from_string(moves), target, budget, reach=True)
     assert checked > 0
 
 

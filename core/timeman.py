@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import TypeVar
 
+from clinea.bounded import TooLarge, read_file
+
 Found = TypeVar("Found")
 
 # The measurements behind these values: docs/TUNING.md.
@@ -26,6 +28,10 @@ TIME_RESERVE_SHARE = 0.1
 MIN_SECONDS = 0.0002
 #: iterative deepening starts no iteration after this share of its time
 ITERATION_START_SHARE = 0.4
+#: Linux's scheduling figures of the calling thread: its CPU time, its time
+#: waiting for a core and how many times it ran, in one short line
+SCHEDSTAT = "/proc/thread-self/schedstat"
+SCHEDSTAT_LIMIT = 256
 
 
 @dataclass(frozen=True)
@@ -214,3 +220,17 @@ def move_budget(time_per_move: float, fraction: float = TIME_FRACTION) -> float:
     """Seconds the searches may take for one move of `time_per_move`, of
     which they get `fraction` less the safety margin."""
     return max(MIN_SECONDS, time_per_move * fraction - safety_margin(time_per_move))
+
+
+def waited_per_run(path: str = SCHEDSTAT) -> float:
+    """Seconds the calling thread waited for a core, on average, each time
+    it was given one, since it started (Linux's schedstat): before a search
+    has seen a stall of its own, a fresh process's measure of the machine's
+    (its start-up is work, 0.1 s of it, in a few dozen runs). 0 where there
+    is no such file."""
+    try:
+        fields = read_file(path, SCHEDSTAT_LIMIT).split()
+        _, waited, runs = (int(field) for field in fields[:3])
+    except (OSError, TooLarge, ValueError):
+        return 0.0
+    return waited * 1e-9 / runs if runs > 0 else 0.0

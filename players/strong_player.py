@@ -21,7 +21,14 @@ from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
 from clinea.core.mcts import Mcts
 from clinea.core.search import MATE_SCORE, WIN_SCORE, Search
 from clinea.core.solver import Solver, centre_first
-from clinea.core.timeman import PRECISE_TIME_FRACTION, TIME_FRACTION, Limits, SearchResult, TimeManager
+from clinea.core.timeman import (
+    PRECISE_TIME_FRACTION,
+    TIME_FRACTION,
+    Limits,
+    SearchResult,
+    TimeManager,
+    waited_per_run,
+)
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
@@ -146,8 +153,9 @@ class StrongBot(Bot):
         self.first_request: float | None = None
         # when the opponent's move stopped our thinking on its time: the request for our next move
         self.stopped_pondering: float | None = None
-        # the longest stall the machine lately put into a move (see LATENESS_DECAY)
-        self.lateness = 0.0
+        # the longest stall the machine lately put into a move (see LATENESS_DECAY); before
+        # the first, how long this thread waited for a core each time it ran, starting up
+        self.lateness = waited_per_run()
         # the position our last proven move left (its moves) and our win /
         # draw / loss value there: whatever the opponent replies, we keep at
         # least that, which the solver then need not prove again

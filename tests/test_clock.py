@@ -25,7 +25,8 @@ from clinea.core import Board, play_random_game
 from clinea.core.mcts import Mcts
 from clinea.core.search import Search
 from clinea.core.solver import Solver
-from clinea.core.timeman import MIN_SECONDS, Limits, SearchResult, TimeManager, safety_margin
+from clinea.core.timeman import MIN_SECONDS, Limits, SearchResult, TimeManager, safety_margin, waited_per_run
+from clinea.players import strong_player
 from clinea.players.strong_player import LATENESS_DECAY, StrongBot, quick_move
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -330,3 +331,19 @@ def test_the_switch_interval_comes_back_after_overlapping_set_ups():
     for bot in bots:
         bot._finish_set_up()
     assert sys.getswitchinterval() == before
+
+
+def test_a_fresh_strong_starts_from_how_long_its_thread_waited_for_a_core(tmp_path, monkeypatch):
+    # Linux's schedstat line: CPU ns, ns waiting for a core, runs
+    figures = tmp_path / "schedstat"
+    figures.write_text("81000000 12000000 4\n")
+    assert waited_per_run(str(figures)) == pytest.approx(0.003)
+    for bad in ["", "1 2\n", "a b c\n", "1 2 0\n", "9" * 300]:
+        figures.write_text(bad)
+        assert waited_per_run(str(figures)) == 0.0, bad
+    assert waited_per_run(str(tmp_path / "absent")) == 0.0
+    # the calling thread's own figures, where Linux keeps them
+    assert waited_per_run() >= 0.0
+    # before any move of its own has seen a stall, strong keeps that wait in reserve
+    monkeypatch.setattr(strong_player, "waited_per_run", lambda: 0.007)
+    assert StrongBot(time_per_move=0.05, ponder=False).lateness == 0.007

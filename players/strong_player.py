@@ -57,7 +57,7 @@ SET_UP_SWITCH_SECONDS = 0.0002
 #: how often pondering, waiting for the set-up, sees whether it was stopped
 PONDER_POLL_SECONDS = 0.001
 #: the share of a move's lateness (the longest stall the machine put into it) the next move keeps in reserve
-LATENESS_DECAY = 0.8
+LATENESS_DECAY = 0.9
 
 
 def describe(score: int | None) -> str:
@@ -222,11 +222,12 @@ class StrongBot(Bot):
 
     def _set_up_patience(self, clock: TimeManager) -> float | None:
         """How long a move waits for the game's set-up: SET_UP_WAIT_SHARE of
-        its budget on a clock; with a node limit to the end, so that the
-        moves stay the same from run to run."""
+        its budget less its reserve for the machine's stalls on a clock (the
+        wait itself ends late on a loaded machine); with a node limit to the
+        end, so that the moves stay the same from run to run."""
         if not clock.budget:
             return None
-        return max(0.0, SET_UP_WAIT_SHARE * clock.budget - clock.elapsed())
+        return max(0.0, SET_UP_WAIT_SHARE * (clock.budget - clock.lateness) - clock.elapsed())
 
     def _solve_near(self, board: Board) -> tuple[bool, bool]:
         """(whether `board` is near enough to the end for the solver, whether its game may be the book's)."""

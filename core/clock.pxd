@@ -9,6 +9,12 @@ cdef enum:
     # the measured time two reads aim to be apart, in microseconds: well
     # inside the millisecond within which a search stops past its deadline
     READ_MICROSECONDS = 100
+    # the thread's CPU clock (a system call, ~1 us: 5 % of the Monte Carlo
+    # search's simulations when read at every read) is read at a gap this
+    # long, where a stall may be, and every CPU_READ_EVERY reads to keep
+    # its last reading near
+    STALL_MICROSECONDS = 500
+    CPU_READ_EVERY = 16
 
 
 cdef inline double monotonic() noexcept nogil:
@@ -29,9 +35,8 @@ cdef struct Deadline:
     # every `interval` nodes, and the interval follows the measured time
     # between reads, not a node count fixed in advance: on a loaded machine
     # a node costs 10-40 times its usual wall time, and the reads come
-    # sooner in nodes as the nodes slow down. A read costs ~20 ns (vDSO),
-    # the thread's CPU clock beside it ~1 us (a system call): 1 % of the
-    # ~0.1 ms between reads.
+    # sooner in nodes as the nodes slow down. A read costs ~20 ns (vDSO);
+    # the thread's CPU clock, read far less often, ~1 us (a system call).
     #
     # A machine with more runnable threads than cores stops the search for
     # tens of milliseconds at a time, between any two nodes: a stop that
@@ -39,28 +44,32 @@ cdef struct Deadline:
     # reads. So the search stops `reserve` seconds before `at`, the longest
     # such stall it knows of (from earlier moves, then its own reads): a
     # stall no longer than that, wherever it falls, still ends by `at`. A
-    # stall is a gap between two reads that the thread did not run (wall
-    # time less its CPU time): slow nodes, page faults and a table's
-    # allocation are CPU time, and do not count.
+    # stall is time the thread did not run (wall time less its CPU time)
+    # since the CPU clock's last reading, measured at a gap between two
+    # reads of STALL_MICROSECONDS or more: slow nodes, page faults and a
+    # table's allocation are CPU time, and do not count.
     double start         # monotonic seconds when the search started
     double at            # monotonic seconds; 0: no deadline
     double reserve       # seconds before `at` the search stops
     double stall         # the longest stall seen between two reads
     double last_read     # when the clock was last read
+    double cpu_read      # when the thread's CPU clock was last read
     double last_cpu      # the thread's CPU time then
     double gap           # the measured time between the last two reads
     double late          # how long after `at - reserve` (or the start, if later) the read that found it passed came
     long long countdown  # nodes until the next read
     long long interval   # nodes between two reads
     long long reads      # reads so far
+    int cpu_countdown    # reads until the CPU clock's next reading
     bint passed          # a read found the deadline passed
 
 
 cdef inline void deadline_start(Deadline* d, double seconds, double reserve) noexcept nogil:
     """Starts `d` for `seconds` from now (0: no deadline), to stop at least
     `reserve` seconds before it (see `Deadline`)."""
-    d.start = d.last_read = monotonic()
+    d.start = d.last_read = d.cpu_read = monotonic()
     d.last_cpu = thread_cpu()
+    d.cpu_countdown = CPU_READ_EVERY
     d.at = d.start + seconds if seconds > 0 else 0.0
     d.reserve = reserve if reserve > 0 else 0.0
     d.stall = 0.0
@@ -84,16 +93,20 @@ cdef inline bint deadline_read(Deadline* d) noexcept nogil:
         d.countdown = READ_EVERY_MAX
         return False
     now = monotonic()
-    cpu = thread_cpu()
     d.reads += 1
     d.gap = now - d.last_read
-    stall = d.gap - (cpu - d.last_cpu)
     d.last_read = now
-    d.last_cpu = cpu
-    if stall > d.stall:
-        d.stall = stall
-        if stall > d.reserve:
-            d.reserve = stall
+    d.cpu_countdown -= 1
+    if d.gap >= STALL_MICROSECONDS * 1e-6 or d.cpu_countdown <= 0:
+        cpu = thread_cpu()
+        stall = (now - d.cpu_read) - (cpu - d.last_cpu)
+        d.cpu_read = now
+        d.last_cpu = cpu
+        d.cpu_countdown = CPU_READ_EVERY
+        if stall > d.stall:
+            d.stall = stall
+            if stall > d.reserve:
+                d.reserve = stall
     if now + d.reserve >= d.at:
         d.passed = True
         d.late = now - max(d.at - d.reserve, d.start)

@@ -21,6 +21,7 @@ entries, a big-endian int32 position code then an int8 value:
 Positions where the side to move wins at once are not in the file; the
 solver never asks for them.
 """
+from cpython.array cimport array, clone
 from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 
 from .bitboard cimport Geometry
@@ -122,14 +123,16 @@ cdef class OpeningBook:
     def from_file(cls, path):
         """The book in a file of the format above. Decoded in C, without
         numpy: its import alone took longer than the whole load does now."""
-        from array import array
         from clinea.bounded import read_file
         raw = read_file(path, FILE_LIMIT)
         if len(raw) % 5:
             raise ValueError(f"{path}: {len(raw)} bytes is not a whole number of 5-byte entries, not a 12-ply book")
         cdef Py_ssize_t size = len(raw) // 5, bad
-        codes = array("i", [0]) * size
-        values = array("b", [0]) * size
+        # left unset, every entry decoded below without the GIL: strong loads
+        # the book in a thread beside its first move, and zeroed arrays held
+        # the GIL 20 ms (the move waited for it)
+        codes = clone(array("i"), size, False)
+        values = clone(array("b"), size, False)
         cdef const unsigned char[::1] raw_view = raw
         cdef int32_t[::1] code_view = codes
         cdef int8_t[::1] value_view = values

@@ -418,7 +418,7 @@ cdef class Mcts:
                              f"{board.columns} children: allowed {1 + board.columns} or more for this board")
         cdef double started = monotonic()
         cdef Board b = board.copy()
-        deadline_start(&self.deadline, limits.time)
+        deadline_start(&self.deadline, limits.time, limits.reserve)
         self.max_simulations = limits.nodes
         self.simulations = 0
         self.kept = self._reuse(board) if self.reuse else 0
@@ -441,7 +441,7 @@ cdef class Mcts:
             score = int(round(1000 * (2 * child.reward / child.visits - 1))) if child.visits else 0
         return SearchResult(int(child.move), score, 0, self.simulations, monotonic() - started,
                             proven, True, "mcts", late=self.deadline.late if self.deadline.passed else None,
-                            read_gap=self.deadline.gap)
+                            read_gap=self.deadline.gap, stall=self.deadline.stall)
 
     cdef long _reuse(self, Board board) except -1:
         """Keeps the part of the last search's tree below `board`, when

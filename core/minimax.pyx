@@ -46,7 +46,7 @@ cdef NodeBudget start_budget(double time_limit):
         raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
     cdef NodeBudget budget
     budget.nodes = 0
-    deadline_start(&budget.deadline, time_limit)
+    deadline_start(&budget.deadline, time_limit, 0.0)
     budget.aborted = False
     return budget
 

@@ -33,7 +33,7 @@ cdef class Search:
     cdef bint aborted
     cdef long history[2][MAX_COLUMNS]
 
-    cdef void _start(self, Board board, double time_limit, long long max_nodes) except *
+    cdef void _start(self, Board board, double time_limit, double reserve, long long max_nodes) except *
     cdef int candidates(self, Board b, int* out, int* outcome) noexcept nogil
     cdef int negamax(self, Board b, int depth, int alpha, int beta, int ply) noexcept nogil
     cdef void order(self, Board b, int* moves, int n, int first, int depth) noexcept nogil

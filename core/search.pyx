@@ -93,12 +93,12 @@ cdef class Search:
     def evaluation(self) -> Evaluation:
         return self.ev
 
-    cdef void _start(self, Board board, double time_limit, long long max_nodes) except *:
+    cdef void _start(self, Board board, double time_limit, double reserve, long long max_nodes) except *:
         self.ev.prepare(board)
         self.nodes = 0
         self.aborted = False
         self.max_nodes = max_nodes
-        deadline_start(&self.deadline, time_limit)
+        deadline_start(&self.deadline, time_limit, reserve)
 
     cdef bint out_of_budget(self) noexcept nogil:
         if self.max_nodes > 0 and self.nodes >= self.max_nodes:
@@ -261,7 +261,9 @@ cdef class Search:
             raise ValueError("the game is over: there is no move to search")
         cdef double time_limit = limits.time
         cdef int max_depth = limits.depth
-        self._start(board, time_limit, limits.nodes)
+        # its time counts from its deadline's start, the table's clearing for a new game included
+        cdef double started = monotonic()
+        self._start(board, time_limit, limits.reserve, limits.nodes)
         self.prepare(board)
         cdef Board b = board.copy()
         cdef int moves[MAX_COLUMNS]
@@ -270,7 +272,6 @@ cdef class Search:
         cdef int completed = 0, remaining = b.c_geometry().max_moves - b.c_moves()
         cdef int searched, best_partial
         cdef bint partial = False
-        cdef double started = monotonic()
         n = self.candidates(b, moves, &outcome)
         if outcome != 0 or n == 1:
             score = {0: 0, 1: WIN - 1, 2: -(WIN - 2), 3: 0}[outcome]
@@ -320,10 +321,11 @@ cdef class Search:
                 break
             # an iteration costs several times the previous one: do not
             # start one that would most likely be thrown away
-            if time_limit > 0 and monotonic() - started > start_share * time_limit:
+            if time_limit > 0 and monotonic() - started > start_share * (time_limit - self.deadline.reserve):
                 break
         # a partial iteration proves a win it found, not that every move loses
         return SearchResult(best_col, best_score, completed, self.nodes, monotonic() - started,
                             completed > 0 and (best_score > MATE_BOUND
                                                or not partial and (best_score < -MATE_BOUND or completed >= remaining)),
-                            late=self.deadline.late if self.deadline.passed else None, read_gap=self.deadline.gap)
+                            late=self.deadline.late if self.deadline.passed else None, read_gap=self.deadline.gap,
+                            stall=self.deadline.stall)

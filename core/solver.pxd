@@ -55,7 +55,7 @@ cdef class Solver:
     cdef bint use_book
     cdef object book_          # the OpeningBook that s.book points into
 
-    cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1
+    cdef int _prepare(self, Board board, long long max_nodes, double time_limit, double reserve) except -1
     cdef int _set_game(self, Board board) except -1
     cdef int _choose_book(self, Board board) except -1
     cdef object _solve_position(self, Board board, bint weak)

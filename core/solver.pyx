@@ -683,14 +683,14 @@ cdef class Solver:
             clear_table(&self.s.far)
             clear_table(&self.s.near)
 
-    cdef int _prepare(self, Board board, long long max_nodes, double time_limit) except -1:
+    cdef int _prepare(self, Board board, long long max_nodes, double time_limit, double reserve) except -1:
         cdef SolveState* s = &self.s
         if max_nodes < 0:
             raise ValueError(f"max_nodes={max_nodes} is out of range: allowed 0 (no limit) or more")
         if time_limit < 0:
             raise ValueError(f"time_limit={time_limit} is out of range: allowed 0 (no limit) or more")
         # the deadline counts from the call: a new game's tables are set up inside it
-        deadline_start(&s.deadline, time_limit)
+        deadline_start(&s.deadline, time_limit, reserve)
         self._set_game(board)
         s.nodes = 0
         s.max_nodes = max_nodes
@@ -789,14 +789,14 @@ cdef class Solver:
         """Exact score of `board` for the side to move (weak: 1 win, 0 draw,
         -1 loss), or None if the nodes or seconds of `limits` (0: no limit)
         ran out first. A finished game scores as the loss it is."""
-        self._prepare(board, limits.nodes, limits.time)
+        self._prepare(board, limits.nodes, limits.time, limits.reserve)
         return self._solve_position(board, weak)
 
     def analyze(self, Board board, bint weak=False, limits: Limits = Limits()):
         """Score of playing each column, for the side to move (None where the
         column cannot be played), or None if `limits`, shared by all
         columns, ran out."""
-        self._prepare(board, limits.nodes, limits.time)
+        self._prepare(board, limits.nodes, limits.time, limits.reserve)
         if board.c_is_over():
             return [None] * board.c_geometry().columns
         cdef Board child = board.copy()
@@ -836,7 +836,7 @@ cdef class Solver:
         (a draw is proved not to be a win over every move)."""
         cdef SolveState* s = &self.s
         cdef int found
-        self._prepare(board, limits.nodes, limits.time)
+        self._prepare(board, limits.nodes, limits.time, limits.reserve)
         quick = self._root_at_once(board, weak)
         if quick is not None:
             if quick[0] is None and not board.c_is_over():
@@ -875,7 +875,7 @@ cdef class Solver:
         cdef int found = -1
         if weak and not -1 <= target <= 1:
             raise ValueError(f"target={target} is out of range: allowed -1..1 on the weak scale")
-        self._prepare(board, limits.nodes, limits.time)
+        self._prepare(board, limits.nodes, limits.time, limits.reserve)
         quick = self._root_at_once(board, weak)
         if quick is not None and quick[0] is None and not board.c_is_over():
             scores = self.analyze(board, weak, limits)
@@ -891,7 +891,7 @@ cdef class Solver:
         return SearchResult(move, target if move is not None else None, 0, self.s.nodes, monotonic() - started,
                             done, weak, "solver",
                             late=self.s.deadline.late if self.s.deadline.passed else None,
-                            read_gap=self.s.deadline.gap)
+                            read_gap=self.s.deadline.gap, stall=self.s.deadline.stall)
 
     cdef object _root_at_once(self, Board board, bint weak):
         """The root's answer without a move search (after _prepare, with the
@@ -965,7 +965,7 @@ cdef class Solver:
         move, score = (None, None) if found is None else found
         return SearchResult(move, score, 0, self.s.nodes, monotonic() - started, found is not None, weak, "solver",
                             late=self.s.deadline.late if self.s.deadline.passed else None,
-                            read_gap=self.s.deadline.gap)
+                            read_gap=self.s.deadline.gap, stall=self.s.deadline.stall)
 
     def best_move(self, Board board, bint weak=False, limits: Limits = Limits()):
         """A column of best score (the most central among equals, left

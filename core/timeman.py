@@ -13,6 +13,8 @@ import time
 from dataclasses import dataclass
 from typing import TypeVar
 
+from clinea.bounded import TooLarge, read_file
+
 Found = TypeVar("Found")
 
 # The measurements behind these values: docs/TUNING.md.
@@ -26,6 +28,10 @@ TIME_RESERVE_SHARE = 0.1
 MIN_SECONDS = 0.0002
 #: iterative deepening starts no iteration after this share of its time
 ITERATION_START_SHARE = 0.4
+#: Linux's scheduling figures of the calling thread: its CPU time, its time
+#: waiting for a core and how many times it ran, in one short line
+SCHEDSTAT = "/proc/thread-self/schedstat"
+SCHEDSTAT_LIMIT = 256
 
 
 @dataclass(frozen=True)
@@ -33,11 +39,15 @@ class Limits:
     """What a search may spend; 0 means no limit.
 
     `time`: seconds; `nodes`: positions visited; `depth`: plies (iterative
-    deepening only)."""
+    deepening only). `reserve`: seconds of `time` kept for a machine that
+    stops the process between two nodes, the longest such stall known: the
+    search stops that long before its deadline, and longer once it sees a
+    longer stall itself (`clinea.core.clock`'s Deadline)."""
 
     time: float = 0.0
     nodes: int = 0
     depth: int = 0
+    reserve: float = 0.0
 
     def __post_init__(self) -> None:
         if not self.time >= 0:
@@ -46,6 +56,8 @@ class Limits:
             raise ValueError(f"nodes={self.nodes} is out of range: allowed 0 (no limit) or more")
         if self.depth < 0:
             raise ValueError(f"depth={self.depth} is out of range: allowed 0 (no limit) or more plies")
+        if not self.reserve >= 0:
+            raise ValueError(f"reserve={self.reserve} is out of range: allowed 0 or more seconds")
 
 
 def unbounded(found: Found | None) -> Found:
@@ -77,12 +89,15 @@ class SearchResult:
     proven: bool = False
     weak: bool = False
     source: str = "search"
-    #: how long past its deadline the search's read of the clock that
-    #: stopped it came (None: the deadline did not stop it), and the
-    #: measured time between its last two reads: its own account of how
-    #: soon it saw the deadline
+    #: how long past its deadline (less its reserve) the search's read of
+    #: the clock that stopped it came (None: the deadline did not stop it),
+    #: and the measured time between its last two reads: its own account of
+    #: how soon it saw the deadline
     late: float | None = None
     read_gap: float = 0.0
+    #: the longest the machine stopped the search between two of its reads
+    #: (seconds it did not run): what its reserve grew to, if it was less
+    stall: float = 0.0
 
 
 class TimeManager:
@@ -90,23 +105,31 @@ class TimeManager:
     ``limits.time`` is the whole move (the searches get `fraction` of it
     less TIME_RESERVE), ``limits.nodes`` is shared by every search of the
     move. Start it when the move starts; `share` hands out sub-limits and
-    `spent` books the nodes each search used."""
+    `spent` books the nodes each search used.
+
+    On a machine with more runnable threads than cores, the player is
+    stopped for tens of milliseconds at a time, between any two steps of
+    its searches: the move's `lateness` is the longest such stall known,
+    which every search handed out keeps in reserve before its deadline
+    (`Limits.reserve`), and which grows with the stalls they report."""
 
     def __init__(self, limits: Limits, fraction: float = TIME_FRACTION, start: float | None = None,
-                 preempted: float = 0.0):
+                 lateness: float = 0.0):
         """`start`: when the move's clock started (`time.monotonic()`), if
-        before now: the request came while the player was busy setting up.
-        `preempted`: seconds the machine lately added to a move past its
-        budget (a loaded machine stops the player for tens of milliseconds
-        at a time, whatever its searches do): taken off the budget, down to
-        MIN_SECONDS."""
+        before now: the request came while the player was busy setting up,
+        or stopping its thinking on the opponent's time. `lateness`: the
+        longest stall the machine lately put into a move (seconds)."""
         self.limits = limits
         self.start = time.monotonic() if start is None else start
-        self.budget = max(MIN_SECONDS, move_budget(limits.time, fraction) - preempted) if limits.time else 0.0
+        self.budget = move_budget(limits.time, fraction) if limits.time else 0.0
+        self.lateness = lateness
+        #: the longest stall this move's searches saw
+        self.stall = 0.0
         self.nodes = 0
         # the move's own account: when each search was handed its limits and
-        # its deadline (monotonic seconds), and what each search booked
+        # its deadline (monotonic seconds), the limits, and what each search booked
         self.deadlines: list[tuple[float, float]] = []
+        self.handed: list[Limits] = []
         self.results: list[SearchResult] = []
 
     def elapsed(self) -> float:
@@ -125,8 +148,9 @@ class TimeManager:
         return max(1, self.limits.nodes - self.nodes)
 
     def reached(self, fraction: float = 1.0) -> bool:
-        """Whether `fraction` of the move's budget is spent (time or nodes)."""
-        return bool((self.budget and self.elapsed() >= fraction * self.budget - MIN_SECONDS)
+        """Whether `fraction` of the move's budget is spent (time or nodes),
+        its reserve for the machine's stalls counted spent."""
+        return bool((self.budget and self.elapsed() >= fraction * self.budget - self.lateness - MIN_SECONDS)
                     or (self.limits.nodes and self.nodes >= fraction * self.limits.nodes))
 
     def exhausted(self) -> bool:
@@ -157,13 +181,30 @@ class TimeManager:
         if seconds:
             now = time.monotonic()
             self.deadlines.append((now, now + seconds))
-        return Limits(time=seconds, nodes=nodes, depth=self.limits.depth)
+        limits = Limits(time=seconds, nodes=nodes, depth=self.limits.depth, reserve=self.lateness if seconds else 0.0)
+        self.handed.append(limits)
+        return limits
 
     def spent(self, result: SearchResult) -> SearchResult:
-        """Books `result`'s nodes against the move; returns it."""
+        """Books `result`'s nodes against the move, and the stall it saw
+        against the next searches' reserve; returns it."""
         self.nodes += result.nodes
+        self.stall = max(self.stall, result.stall)
+        self.lateness = max(self.lateness, result.stall)
         self.results.append(result)
         return result
+
+    def next_lateness(self, decay: float, answered: float) -> float:
+        """The lateness for the next move, once this one was answered
+        `answered` seconds after its start: the stalls this move saw, or
+        `decay` of this move's lateness, whichever is more; and a move that
+        ended past its budget although its searches stopped `lateness`
+        before it was stalled, where they could not see it (after their last
+        read, in the player's own code), for at least that much more. No
+        more than the budget: past it, every search stops at once anyway."""
+        overrun = answered - self.budget if self.budget else 0.0
+        later = max(decay * self.lateness, self.stall, self.lateness + overrun if overrun > 0 else 0.0)
+        return min(later, self.budget) if self.budget else later
 
 
 def safety_margin(time_per_move: float) -> float:
@@ -179,3 +220,17 @@ def move_budget(time_per_move: float, fraction: float = TIME_FRACTION) -> float:
     """Seconds the searches may take for one move of `time_per_move`, of
     which they get `fraction` less the safety margin."""
     return max(MIN_SECONDS, time_per_move * fraction - safety_margin(time_per_move))
+
+
+def waited_per_run(path: str = SCHEDSTAT) -> float:
+    """Seconds the calling thread waited for a core, on average, each time
+    it was given one, since it started (Linux's schedstat): before a search
+    has seen a stall of its own, a fresh process's measure of the machine's
+    (its start-up is work, 0.1 s of it, in a few dozen runs). 0 where there
+    is no such file."""
+    try:
+        fields = read_file(path, SCHEDSTAT_LIMIT).split()
+        _, waited, runs = (int(field) for field in fields[:3])
+    except (OSError, TooLarge, ValueError):
+        return 0.0
+    return waited * 1e-9 / runs if runs > 0 else 0.0

@@ -21,7 +21,14 @@ from clinea.core.evaluate import FEATURES, STRONG_WEIGHTS
 from clinea.core.mcts import Mcts
 from clinea.core.search import MATE_SCORE, WIN_SCORE, Search
 from clinea.core.solver import Solver, centre_first
-from clinea.core.timeman import PRECISE_TIME_FRACTION, TIME_FRACTION, Limits, SearchResult, TimeManager
+from clinea.core.timeman import (
+    PRECISE_TIME_FRACTION,
+    TIME_FRACTION,
+    Limits,
+    SearchResult,
+    TimeManager,
+    waited_per_run,
+)
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
@@ -51,8 +58,8 @@ SET_UP_WAIT_SHARE = 0.5
 SET_UP_SWITCH_SECONDS = 0.0002
 #: how often pondering, waiting for the set-up, sees whether it was stopped
 PONDER_POLL_SECONDS = 0.001
-#: the share of a preempted move's overrun still taken off the next move
-PREEMPTION_DECAY = 0.8
+#: the share of a move's lateness (the longest stall the machine put into it) the next move keeps in reserve
+LATENESS_DECAY = 0.9
 
 
 def describe(score: int | None) -> str:
@@ -146,8 +153,11 @@ class StrongBot(Bot):
         self.set_up_rules: Rules | None = None  # the rules the last set-up was for
         # when the request for our first move came (with the opening), if ours is the first move
         self.first_request: float | None = None
-        # how far past its budget the machine lately pushed a move (see PREEMPTION_DECAY)
-        self.preempted = 0.0
+        # when the opponent's move stopped our thinking on its time: the request for our next move
+        self.stopped_pondering: float | None = None
+        # the longest stall the machine lately put into a move (see LATENESS_DECAY); before
+        # the first, how long this thread waited for a core each time it ran, starting up
+        self.lateness = waited_per_run()
         # the position our last proven move left (its moves) and our win /
         # draw / loss value there: whatever the opponent replies, we keep at
         # least that, which the solver then need not prove again
@@ -175,6 +185,7 @@ class StrongBot(Bot):
         self.stop_pondering()
         self.kept = None
         self.first_request = started if board.side_to_move == me else None
+        self.stopped_pondering = None
         if board.rules == self.set_up_rules:
             return  # set up for these rules already, or being set up
         self._finish_set_up()
@@ -213,11 +224,12 @@ class StrongBot(Bot):
 
     def _set_up_patience(self, clock: TimeManager) -> float | None:
         """How long a move waits for the game's set-up: SET_UP_WAIT_SHARE of
-        its budget on a clock; with a node limit to the end, so that the
-        moves stay the same from run to run."""
+        its budget less its reserve for the machine's stalls on a clock (the
+        wait itself ends late on a loaded machine); with a node limit to the
+        end, so that the moves stay the same from run to run."""
         if not clock.budget:
             return None
-        return max(0.0, SET_UP_WAIT_SHARE * clock.budget - clock.elapsed())
+        return max(0.0, SET_UP_WAIT_SHARE * (clock.budget - clock.lateness) - clock.elapsed())
 
     def _solve_near(self, board: Board) -> tuple[bool, bool]:
         """(whether `board` is near enough to the end for the solver, whether its game may be the book's)."""
@@ -346,7 +358,11 @@ class StrongBot(Bot):
         return None
 
     def stop_pondering(self) -> None:
+        """Stops the thinking on the opponent's time, if any: the driver calls
+        this as soon as a line comes, so the next move's clock starts here
+        (a thinking thread on a busy machine takes a while to stop)."""
         if self.pondering is not None:
+            self.stopped_pondering = time.monotonic()
             searches = [search for search in (self.solver, self.mcts) if search is not None]
             self.pondering_stopped.set()
             for search in searches:
@@ -427,10 +443,11 @@ class StrongBot(Bot):
     def choose(self, board: Board) -> int:
         # the Monte Carlo search stops on time: on the wide boards strong can
         # use nearly all of it (at 0.8 it used 68 % of MCTS's time)
-        clock = TimeManager(self.limits, PRECISE_TIME_FRACTION if board.is_wide else TIME_FRACTION,
-                            start=self.first_request, preempted=self.preempted)
-        self.first_request = None
         self.stop_pondering()
+        asked = self.first_request if self.first_request is not None else self.stopped_pondering
+        clock = TimeManager(self.limits, PRECISE_TIME_FRACTION if board.is_wide else TIME_FRACTION,
+                            start=asked, lateness=self.lateness)
+        self.first_request = self.stopped_pondering = None
         found: SearchResult | None = None
         solving = self._solve_worth_trying(board, self._set_up_patience(clock))
         if solving:
@@ -460,7 +477,7 @@ class StrongBot(Bot):
         # the move's figures on a copy: the searches' own stay in the move's account
         found = dataclasses.replace(found, nodes=clock.nodes, time=clock.elapsed())
         if clock.budget:
-            self.preempted = max(found.time - clock.budget, PREEMPTION_DECAY * self.preempted, 0.0)
+            self.lateness = clock.next_lateness(LATENESS_DECAY, found.time)
         self.last = found
         self.last_clock = clock
         if self.verbose:

@@ -136,3 +136,31 @@ def test_every_book_move_keeps_the_solver_s_value():
         board = board_of(game, key)
         assert board.moves_played <= plies and keeps_value(solver, board, col), board.to_string()
     assert len(sample) >= 50
+
+
+def played(moves):
+    board = Board(7, 6, 4)
+    for col in moves:
+        board.play(col)
+    return board
+
+
+def winning(solver, board, col):
+    """Whether playing `col` keeps the side to move's win on `board`."""
+    after = played(board.moves() + [col])
+    return board.is_winning_move(col) or solver.solve(after, weak=True) == -1
+
+
+def test_a_search_answered_from_the_table_of_an_earlier_move_still_finds_the_win():
+    """Found against Kaggle's negamax (seed 169 of the hunt, 7x6, moving
+    first): after a 9-ply search of its move at 18 stones, the agent's
+    search at 20 stones was answered by the table's horizon values at depth
+    2, took them for exact, and played a drawing column in no time."""
+    line = [3, 5, 1, 2, 1, 6, 1, 1, 3, 6, 3, 3, 3, 6, 6, 1, 5, 6, 3, 5]
+    game, solver = pure.Game(7, 6, 4), Solver()
+    before = played(line[:18])
+    game.search(*converted(game, before), budget=60.0, max_depth=9)
+    board = played(line)
+    col, value, _ = game.search(*converted(game, board), budget=60.0)
+    assert solver.solve(board, weak=True) == 1
+    assert value is not None and value > pure.WIN // 2 and winning(solver, board, col), (col, value)

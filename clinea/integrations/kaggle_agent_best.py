@@ -186,13 +186,13 @@ class Game:
         first = -1
         if entry is not None:
             entry_depth, kind, value, first = entry
-            if entry_depth >= depth or abs(value) > WIN // 2:
-                if kind == EXACT:
-                    return value
-                if kind == LOWER and value >= beta:
-                    return value
-                if kind == UPPER and value <= alpha:
-                    return value
+            proven = abs(value) > WIN // 2
+            if (entry_depth >= depth or proven) and (
+                    kind == EXACT or kind == LOWER and value >= beta or kind == UPPER and value <= alpha):
+                # a value an earlier search cut at its horizon is as unsettled as one cut here:
+                # without this, a search answered from the table took itself for exact and stopped
+                self.horizon = self.horizon or not proven
+                return value
         children = self.ordered(cur, mask, moves, first, depth)
         alpha_in = alpha
         best, best_col = -WIN - 1, -1
@@ -252,9 +252,10 @@ class Game:
         return legal[0]
 
     def search(self, cur: int, mask: int, n: int, budget: float,
-               extra: float = 0.0) -> tuple[int, int | None, int]:
+               extra: float = 0.0, max_depth: int | None = None) -> tuple[int, int | None, int]:
         """(column, value, depth reached) within `budget` seconds, and up to
-        `extra` more while the best move keeps changing."""
+        `extra` more while the best move keeps changing (and no deeper than
+        `max_depth` plies: a search that does not depend on the clock)."""
         start = time.perf_counter()
         self.deadline = start + budget
         answer = self.safe_answer(cur, mask)
@@ -270,7 +271,7 @@ class Game:
         best_col, best_value, reached = answer, None, 0
         opp = cur ^ mask
         depth = 1
-        while n + depth <= self.size + 1:
+        while n + depth <= self.size + 1 and (max_depth is None or depth <= max_depth):
             self.horizon = False
             first = best_col
             children = self.ordered(cur, mask, moves, first, depth + 2)

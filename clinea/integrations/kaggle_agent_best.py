@@ -13,10 +13,13 @@ late in the game the same search is an exact solver.
 
 Clock: every move has an answer before the search starts (win, block, the
 most central safe column) and the search stops itself by its own clock
-well inside ConnectX's `actTimeout`; the overage bank
-(`remainingOverageTime`) is drawn on only where the answer is unsettled
-(the best move changed in the last iteration and the game is still close
-to even), never below a reserve.
+well inside ConnectX's `actTimeout`. The overage bank
+(`remainingOverageTime`) is kept whole by default (BANK_RESERVE is all of
+it): it absorbs Kaggle's own overhead on a loaded machine, so no move
+times out, and every move stays within `actTimeout`. With a smaller
+reserve (`clinea export kaggle --overage-reserve`) the bank is drawn on
+only where the answer is unsettled (the best move changed in the last
+iteration and the game is still close to even), never below the reserve.
 
 Book (7x6, four in a row only): the move clinea's exact solver chose for
 every position the agent can meet up to BOOK_PLIES stones, playing its own
@@ -38,7 +41,7 @@ BOOK_ENTRY = 7  # bytes a book entry: a 7x6 key (49 bits) and a column (4)
 
 WIN = 1_000_000          # a win with the n-th stone scores WIN - n for the winner
 ACT_MARGIN = 0.45        # seconds kept back from actTimeout: Kaggle's own overhead
-BANK_RESERVE = 20.0      # overage seconds never spent
+BANK_RESERVE = 60.0      # overage seconds never spent (all of ConnectX's 60)
 BANK_MOVE_CAP = 4.0      # at most this much overage on one move
 UNSETTLED = 60           # evaluations closer to even than this (two threats) may draw on the bank
 TABLE_LIMIT = 400_000    # entries before the transposition table is cleared (about 80 MB)

@@ -157,8 +157,8 @@ def winning(solver, board, col):
 
 
 def test_a_search_answered_from_the_table_of_an_earlier_move_still_finds_the_win():
-    """Found against Kaggle's negamax (seed 169 of the hunt, 7x6, moving
-    first): after a 9-ply search of its move at 18 stones, the agent's
+    """Found against Kaggle's negamax (7x6, moving first, seed 169 of
+    benchmarks/kaggle_lost_wins.py with the 12-stone book): after a 9-ply search of its move at 18 stones, the agent's
     search at 20 stones was answered by the table's horizon values at depth
     2, took them for exact, and played a drawing column in no time."""
     line = [3, 5, 1, 2, 1, 6, 1, 1, 3, 6, 3, 3, 3, 6, 6, 1, 5, 6, 3, 5]
@@ -179,8 +179,9 @@ def exported_agent():
 
 
 #: 7x6 positions where the agent, moving first against Kaggle's negamax past
-#: the 12-stone book, gave the win away with its full 2 s (a draw or worse
-#: even after 20 s of search: its evaluation misjudges them)
+#: the 12-stone book, gave the win away (benchmarks/kaggle_lost_wins.py: seed
+#: 1014 with --act-timeout 0.9, seeds 137 and 151 with 2 s; from the first
+#: its search still plays a draw after 20 s: its evaluation misjudges it)
 LOST_WINS = [
     [3, 5, 1, 2, 1, 3, 1, 1, 3, 3, 5, 3, 3, 6],
     [3, 5, 1, 2, 1, 5, 1, 1, 3, 5, 5, 2, 3, 3],

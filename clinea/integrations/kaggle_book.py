@@ -36,7 +36,7 @@ HEADER = "plies"
 #: stones are left to its search (a 5-ply win: found at once even on a loaded machine)
 SHORT_WIN = 3
 #: moving first, the book's depth by default, and the most allowed
-FIRST_PLIES, MOST_FIRST_PLIES = 16, 24
+FIRST_PLIES, MOST_FIRST_PLIES = 18, 24
 
 
 def book_entries(plies: int, first_plies: int | None = None, solver: Solver | None = None,
@@ -117,7 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m clinea.integrations.kaggle_book",
         description="Compute the 7x6 opening book of the exported Kaggle agent with clinea's solver.",
-        epilog="example:\n  python -m clinea.integrations.kaggle_book --plies 12 --first-plies 16",
+        epilog="example:\n  python -m clinea.integrations.kaggle_book --plies 12 --first-plies 18",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plies", type=int, default=12, help="moving second: book positions with up to this "
                                                              "many stones (allowed 0..16, default 12)")

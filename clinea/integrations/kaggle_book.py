@@ -8,11 +8,12 @@ The tree is the agent's own (its move, then every reply), so it holds one
 position per reply rather than every position of that many stones.
 Moving first (7x6 is a first-player win) it goes deeper, as a winning
 strategy: a winning move at the agent's turns, every reply of the
-opponent, the positions its search wins by itself left out (see
-book_entries). A position the agent wins keeps a winning
-move, one it draws a drawing move (the solver's weak mode, its cheapest
-proof); one it loses gets the move that loses slowest (the exact score),
-the best chance against an opponent that is not perfect.
+opponent, and past the second player's depth the positions its search
+wins by itself left out (see book_entries). A position the agent wins
+keeps a winning move, one it draws a drawing move (the solver's weak
+mode, its cheapest proof); one it loses gets the move that loses slowest
+(the exact score), the best chance against an opponent that is not
+perfect.
 """
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ against strong run here, strong being clinea.
 example:
   python benchmarks/kaggle_export.py                         # 50 episodes a seat: 800 in all
   python benchmarks/kaggle_export.py --episodes 5 --strong-games 1 --workers 2
-  python benchmarks/kaggle_export.py --overage-reserve 60     # every move within 2 s
+  python benchmarks/kaggle_export.py --overage-reserve 20     # let unsettled moves draw on the bank
 """
 from __future__ import annotations
 
@@ -91,7 +91,7 @@ def main() -> None:
                                                                     "strong (default 2; 0: none)")
     parser.add_argument("--strong-time", type=float, default=2.0, help="strong's seconds a move (default 2)")
     parser.add_argument("--overage-reserve", type=float, help="the export's option: overage seconds never "
-                                                              "spent (default the export's, 20; 60: none)")
+                                                              "spent (default the export's, 60: all)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as folder:
         path = str(Path(folder) / "main.py")

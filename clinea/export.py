@@ -32,7 +32,7 @@ EXPORTABLE = {
 #: the lines of kaggle_agent_best.py that the export fills with the book
 BOOK_LINES = ('BOOK_7X6 = ""\n', "BOOK_PLIES = 0\n")
 #: the line of kaggle_agent_best.py that --overage-reserve sets
-RESERVE_LINE = "BANK_RESERVE = 20.0"
+RESERVE_LINE = "BANK_RESERVE = 60.0"
 OVERAGE_BANK = 60.0  # ConnectX's remainingOverageTime at the start of an episode
 
 
@@ -98,8 +98,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("-o", "--output", default="main.py", help="the file to write (default main.py)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing file")
     parser.add_argument("--overage-reserve", type=float, metavar="SECONDS",
-                        help=f"best: overage seconds never spent (default 20; {OVERAGE_BANK:g}: every move within "
-                             "actTimeout, the bank kept for hiccups)")
+                        help=f"best: overage seconds never spent (default {OVERAGE_BANK:g}, all of the bank: every "
+                             "move within actTimeout, the bank kept for Kaggle's hiccups; less lets a move whose best "
+                             "column keeps changing draw on the rest, at most 4 s a move)")
     parser.add_argument("--check", metavar="FILE", help="instead of writing, play FILE in Kaggle's ConnectX "
                         "(needs clinea[kaggle]) in an interpreter without clinea; report errors, timeouts, times")
     parser.add_argument("--board", action="append", type=board_size, metavar="CxRxN",

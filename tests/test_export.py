@@ -22,7 +22,7 @@ from clinea.players.alphabeta_player import AlphabetaBot
 
 # the standard library modules an exported file may import (typing and
 # __future__ for its annotations: type checkers read them, Kaggle ignores them)
-PURE = {"random", "time", "zlib", "base64", "typing", "collections.abc", "__future__"}
+PURE = {"random", "time", "zlib", "base64", "sys", "array", "bisect", "typing", "collections.abc", "__future__"}
 
 
 def export(tmp_path, *arguments):

@@ -13,32 +13,40 @@ late in the game the same search is an exact solver.
 
 Clock: every move has an answer before the search starts (win, block, the
 most central safe column) and the search stops itself by its own clock
-well inside ConnectX's `actTimeout`; the overage bank
-(`remainingOverageTime`) is drawn on only where the answer is unsettled
-(the best move changed in the last iteration and the game is still close
-to even), never below a reserve.
+well inside ConnectX's `actTimeout`. The overage bank
+(`remainingOverageTime`) is kept whole by default (BANK_RESERVE is all of
+it): it absorbs Kaggle's own overhead on a loaded machine, so no move
+times out, and every move stays within `actTimeout`. With a smaller
+reserve (`clinea export kaggle --overage-reserve`) the bank is drawn on
+only where the answer is unsettled (the best move changed in the last
+iteration and the game is still close to even), never below the reserve.
 
 Book (7x6, four in a row only): the move clinea's exact solver chose for
-every position the agent can meet up to BOOK_PLIES stones, playing its own
-book moves against any reply, keyed by the position (its bitboards'
-`cur + mask`, unique: per column the side to move's stones plus a run of
-ones as high as the column); read once, at the first move on 7x6.
+the positions the agent can meet up to BOOK_PLIES stones, playing its own
+book moves against any reply (`clinea.integrations.kaggle_book` says which),
+keyed by the position (its bitboards' `cur + mask`, unique: per column the
+side to move's stones plus a run of ones as high as the column). It stays
+a sorted array of entries, searched by bisection: decoding it into a dict
+of 75,000 positions cost up to a second of the first move.
 """
 from __future__ import annotations
 
 import base64
+import sys
 import time
 import zlib
+from array import array
+from bisect import bisect_left
 from collections.abc import Callable
 from typing import Any
 
 BOOK_7X6 = ""
 BOOK_PLIES = 0
-BOOK_ENTRY = 7  # bytes a book entry: a 7x6 key (49 bits) and a column (4)
+BOOK_ENTRY = "Q"  # a book entry, 8 bytes little-endian: a 7x6 key (49 bits), then a column (4)
 
 WIN = 1_000_000          # a win with the n-th stone scores WIN - n for the winner
 ACT_MARGIN = 0.45        # seconds kept back from actTimeout: Kaggle's own overhead
-BANK_RESERVE = 20.0      # overage seconds never spent
+BANK_RESERVE = 60.0      # overage seconds never spent (all of ConnectX's 60)
 BANK_MOVE_CAP = 4.0      # at most this much overage on one move
 UNSETTLED = 60           # evaluations closer to even than this (two threats) may draw on the bank
 TABLE_LIMIT = 400_000    # entries before the transposition table is cleared (about 80 MB)
@@ -186,13 +194,13 @@ class Game:
         first = -1
         if entry is not None:
             entry_depth, kind, value, first = entry
-            if entry_depth >= depth or abs(value) > WIN // 2:
-                if kind == EXACT:
-                    return value
-                if kind == LOWER and value >= beta:
-                    return value
-                if kind == UPPER and value <= alpha:
-                    return value
+            proven = abs(value) > WIN // 2
+            if (entry_depth >= depth or proven) and (
+                    kind == EXACT or kind == LOWER and value >= beta or kind == UPPER and value <= alpha):
+                # a value an earlier search cut at its horizon is as unsettled as one cut here:
+                # without this, a search answered from the table took itself for exact and stopped
+                self.horizon = self.horizon or not proven
+                return value
         children = self.ordered(cur, mask, moves, first, depth)
         alpha_in = alpha
         best, best_col = -WIN - 1, -1
@@ -252,9 +260,10 @@ class Game:
         return legal[0]
 
     def search(self, cur: int, mask: int, n: int, budget: float,
-               extra: float = 0.0) -> tuple[int, int | None, int]:
+               extra: float = 0.0, max_depth: int | None = None) -> tuple[int, int | None, int]:
         """(column, value, depth reached) within `budget` seconds, and up to
-        `extra` more while the best move keeps changing."""
+        `extra` more while the best move keeps changing (and no deeper than
+        `max_depth` plies: a search that does not depend on the clock)."""
         start = time.perf_counter()
         self.deadline = start + budget
         answer = self.safe_answer(cur, mask)
@@ -270,7 +279,7 @@ class Game:
         best_col, best_value, reached = answer, None, 0
         opp = cur ^ mask
         depth = 1
-        while n + depth <= self.size + 1:
+        while n + depth <= self.size + 1 and (max_depth is None or depth <= max_depth):
             self.horizon = False
             first = best_col
             children = self.ordered(cur, mask, moves, first, depth + 2)
@@ -304,24 +313,31 @@ class Game:
 
 
 _games: dict[tuple[int, int, int], Game] = {}
-_book: dict[str, dict[int, int]] = {}
+_book: dict[str, array[int]] = {}
 
 
-def read_book(encoded: str) -> dict[int, int]:
-    """{position key: column} of an encoded book (see encode_book)."""
-    raw = zlib.decompress(base64.b85decode(encoded))
-    book: dict[int, int] = {}
-    for at in range(0, len(raw), BOOK_ENTRY):
-        entry = int.from_bytes(raw[at:at + BOOK_ENTRY], "big")
-        book[entry >> 4] = entry & 15
-    return book
+def read_book(encoded: str) -> array[int]:
+    """The sorted entries (key << 4 | column) of an encoded book (see encode_book)."""
+    entries = array(BOOK_ENTRY, zlib.decompress(base64.b64decode(encoded)))
+    if sys.byteorder == "big":
+        entries.byteswap()
+    return entries
+
+
+def book_move(entries: array[int], key: int) -> int | None:
+    """The book's column for the position `key`, None when it has none."""
+    at = bisect_left(entries, key << 4)
+    if at < len(entries) and entries[at] >> 4 == key:
+        return entries[at] & 15
+    return None
 
 
 def encode_book(book: dict[int, int]) -> str:
-    """{position key: column} as stored: entries of BOOK_ENTRY bytes (the
-    key, then the column in 4 bits), sorted, zlib, base85."""
-    raw = b"".join(((key << 4) | col).to_bytes(BOOK_ENTRY, "big") for key, col in sorted(book.items()))
-    return base64.b85encode(zlib.compress(raw, 9)).decode("ascii")
+    """{position key: column} as stored: the entries key << 4 | column,
+    sorted, 8 bytes little-endian each, zlib, base64 (whose decoder is
+    compiled, base85's is not)."""
+    raw = b"".join(((key << 4) | col).to_bytes(8, "little") for key, col in sorted(book.items()))
+    return base64.b64encode(zlib.compress(raw, 9)).decode("ascii")
 
 
 def field(record: Any, name: str, default: Any = None) -> Any:
@@ -338,7 +354,7 @@ def choose(game: Game, board: list[int], mark: int, act_timeout: float = 2.0, ov
     if BOOK_7X6 and (game.columns, game.rows, game.inarow) == (7, 6, 4) and n <= BOOK_PLIES:
         if "book" not in _book:
             _book["book"] = read_book(BOOK_7X6)
-        col = _book["book"].get(cur + mask)
+        col = book_move(_book["book"], cur + mask)
         if col is not None and game.move_bit(mask, col):
             return col
     budget = max(0.05, act_timeout - ACT_MARGIN - (time.perf_counter() - start))

@@ -20,6 +20,12 @@ cdef struct SolveState:
     int order[SOLVER_MAX_COLUMNS]       # centre-first column order
     uint64_t column_mask[64]            # each column's cells, on the 64-bit path
     Wide wide_column[SOLVER_MAX_COLUMNS]  # the same on the wide path (widebits.pxd)
+    # claimeven_bound: the rows of the height's parity, on each word type,
+    # and whether the game ends with the board full (p does not bind)
+    uint64_t claimed_rows
+    Wide wide_claimed_rows
+    Wide4 wide4_claimed_rows
+    bint fills
     # the transposition tables, one word per entry (see tt_get/tt_put):
     # positions with many moves left in `far`, the others in `near`
     TransTable far
@@ -57,6 +63,7 @@ cdef class Solver:
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit, double reserve) except -1
     cdef int _set_game(self, Board board) except -1
+    cdef int _set_claimed_rows(self) except -1
     cdef int _choose_book(self, Board board) except -1
     cdef object _solve_position(self, Board board, bint weak)
     cdef object _root_at_once(self, Board board, bint weak)

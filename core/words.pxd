@@ -252,3 +252,15 @@ cdef inline int b_nth_index(Bits a, int k) noexcept nogil:
                 return 64 * i + word_lowest_index(word)
             k -= count
         return -1
+
+
+cdef inline bint has_run(Bits stones, const Geometry* g) noexcept nogil:
+    """Whether `stones` hold c in a row."""
+    if g.vertical_wins and b_any(b_run_starts(stones, 1, g.c)):
+        return True
+    if g.horizontal_wins and b_any(b_run_starts(stones, g.stride, g.c)):
+        return True
+    if g.diagonal_wins and (b_any(b_run_starts(stones, g.stride - 1, g.c))
+                            or b_any(b_run_starts(stones, g.stride + 1, g.c))):
+        return True
+    return False

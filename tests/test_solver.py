@@ -532,3 +532,36 @@ def test_a_four_word_move_search_cut_short_names_only_moves_proved_below_the_sco
         for budget in (300, 3_000):
             checked += check_cut_search(solver, truth, board, value, budget)
     assert checked > 0
+
+
+def column_for_column_position(columns: int, rows: int, c: int, p: int | None, left: int,
+                               seed: int) -> Board | None:
+    """A random quiet game stopped at the first position, at most `left`
+    moves before its end, where every column has an even number of empty
+    cells: the opponent of the side to move may answer every move in the
+    same column (claimeven), which the solver's bound reads. None if the
+    game never got there."""
+    rng = random.Random(seed)
+    board = Board(columns, rows, c, p)
+    while not board.is_over():
+        if (board.max_moves - board.moves_played <= left
+                and all((rows - board.height(col)) % 2 == 0 for col in range(columns))):
+            return board
+        quiet = [col for col in board.legal_columns() if not board.is_winning_move(col)]
+        if not quiet:
+            return None
+        board.play(rng.choice(quiet))
+    return None
+
+
+@settings(max_examples=60)
+@given(st.sampled_from([(4, 4, 3, None), (5, 4, 3, None), (6, 4, 4, None), (5, 5, 3, None), (4, 5, 3, 8),
+                        (5, 4, 4, 9), (6, 4, 3, 11), (3, 5, 3, None)]),
+       st.integers(0, 2**32))
+def test_positions_the_opponent_can_answer_column_for_column_match_the_reference(game, seed):
+    # the claimeven bound at the root and deep in the tree, on even and odd
+    # heights, with the board filling or the tokens running out first
+    board = column_for_column_position(*game, 12, seed)
+    if board is None:
+        return
+    check_against_reference(board, ReferenceSolver(*game))

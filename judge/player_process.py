@@ -181,8 +181,8 @@ class PlayerProcess:
     seat writes its buffered transcript then, so a slow player's is never
     more than that behind). `launch` (clinea.judge.sandbox) confines and
     bounds it; without one it runs as it is. `placement` (clinea.judge.placement)
-    is its worker's: the process is one of its members, and its first answer
-    later than FAST after the question releases it."""
+    is its worker's: the process is one of its members, and an answer of it
+    later than FAST after the question (its first excepted) releases it."""
 
     # whether it answered once: its start-up is not a sign that it thinks
     answered = False

@@ -326,7 +326,6 @@ class PlayerProcess:
         Closed, Overlong, or Silent when `timeout` seconds pass first,
         counted from `elapsed` seconds ago (when the question went out)."""
         channel = self.channel
-        placement = self.placement
         deadline = None
         asked = monotonic() - elapsed
         while True:
@@ -345,9 +344,7 @@ class PlayerProcess:
                 deadline = asked + timeout if timeout is not None else float("inf")
             if now - asked > FAST:
                 self.thinks()
-            spin, check = spin_choice.spin, EXIT_CHECK
-            if placement is not None:
-                spin, check = placement.spin(spin), placement.patience(check)
+            spin, check = self.waiting(spin_choice.spin)
             wait = min(deadline - now, check)
             if wait <= 0:
                 raise Silent
@@ -359,6 +356,14 @@ class PlayerProcess:
                 raise Closed
             elif self.on_idle is not None:
                 self.on_idle()
+
+    def waiting(self, spin: float) -> tuple[float, float]:
+        """(spin, patience) of a wait for its answer: how long to poll
+        without sleeping (`spin`, the judge's choice, unless its worker's
+        placement says none), and how long before looking again."""
+        if self.placement is None:
+            return spin, EXIT_CHECK
+        return self.placement.spin(spin), self.placement.patience(EXIT_CHECK)
 
     def thinks(self) -> None:
         """An answer came (or is on its way) later than FAST: past its first

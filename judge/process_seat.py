@@ -16,7 +16,7 @@ from clinea.core import Board
 from clinea.core.relay import ASKED, relay
 from clinea.core.wire import ColumnLines
 from clinea.judge.placement import Placement
-from clinea.judge.player_process import EXIT_CHECK, MAX_LINE, Closed, Overlong, PlayerProcess, Silent
+from clinea.judge.player_process import MAX_LINE, Closed, Overlong, PlayerProcess, Silent
 from clinea.judge.referee import CRASH, GARBAGE, TIMEOUT, Forfeit, Seat
 from clinea.judge.sandbox import Sandbox
 from clinea.judge.spin import choice as spin_choice
@@ -235,9 +235,7 @@ class ProcessSeat(Seat):
             return None
         startup = array("d", (self.startup, opponent.startup))
         spent = array("d", bytes(8 * (board.max_moves - board.moves_played)))
-        spin, patience = spin_choice.spin, EXIT_CHECK
-        if self.placement is not None:
-            spin, patience = self.placement.spin(spin), self.placement.patience(patience)
+        spin, patience = self.process.waiting(spin_choice.spin)
         played, status, elapsed = relay(board, self.process.channel, opponent.process.channel, COLUMN_LINES,
                                         -1 if last is None else last,
                                         array("d", (-1.0 if a is None else a for a in allowed)), startup,

@@ -10,7 +10,7 @@ The submission's episodes run in clean interpreters without clinea
 against strong run here, strong being clinea.
 
 example:
-  python benchmarks/kaggle_export.py                         # 50 episodes a seat: 800 in all
+  python benchmarks/kaggle_export.py                         # 100 episodes a seat: 800 in all
   python benchmarks/kaggle_export.py --episodes 5 --strong-games 1 --workers 2
   python benchmarks/kaggle_export.py --overage-reserve 20     # let unsettled moves draw on the bank
 """
@@ -81,8 +81,8 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0],
                                      epilog=__doc__[__doc__.index("example:"):],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--episodes", type=int, default=50, help="episodes per board, opponent and seat "
-                                                                 "(default 50: 800 in all)")
+    parser.add_argument("--episodes", type=int, default=100, help="episodes per board, opponent and seat "
+                                                                  "(default 100: 800 in all)")
     parser.add_argument("--board", action="append", type=board_size, metavar="CxRxN",
                         help="a board to play on, repeatable (default 7x6x4 and 9x8x5)")
     parser.add_argument("--workers", type=int, default=os.cpu_count() or 1, help="children at a time")

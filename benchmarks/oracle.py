@@ -28,6 +28,7 @@ examples:
   python benchmarks/oracle.py                               # every set, 0.1 s and 1 s (7x6: 0.05 s)
   python benchmarks/oracle.py --sets 9x8c5 --budgets 0.1 --sample 100
   python benchmarks/oracle.py --make 9x8c5 --positions 500 --seed 1
+  python benchmarks/oracle.py --sets 7x6 --sample 200 --misses   # and the positions it got wrong
 """
 from __future__ import annotations
 
@@ -193,8 +194,11 @@ def wilson_upper(failures: int, trials: int, z: float = 1.96) -> float:
     return (centre + spread) / (1 + z * z / trials)
 
 
-def judge_strong(labelled: list[Labelled], rules: Rules, seconds: float, desc: str) -> tuple[Verdicts, list[float]]:
-    """Strong's move in every position, held against its label."""
+def judge_strong(labelled: list[Labelled], rules: Rules, seconds: float, desc: str,
+                 misses: list[str] | None = None) -> tuple[Verdicts, list[float]]:
+    """Strong's move in every position, held against its label; each position
+    where it loses value is added to `misses` as its moves, its labels and
+    strong's column (the line --make writes, plus the column)."""
     verdicts = Verdicts()
     times = []
     for position in tqdm(labelled, desc=desc, unit="position", leave=False):
@@ -213,6 +217,9 @@ def judge_strong(labelled: list[Labelled], rules: Rules, seconds: float, desc: s
         verdicts.won += best == 1
         verdicts.drawn += best == 0
         if value < best:
+            if misses is not None:
+                labels = "".join(MARK[v] for v in position.values)
+                misses.append(f"{','.join(map(str, position.moves))} {labels} played {col}")
             if best == 1:
                 verdicts.wins_given_up += 1
             else:
@@ -246,7 +253,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--self-play", type=float, default=0.02,
                         help="--make: strong's seconds a move in the games (default: 0.02)")
     parser.add_argument("--noise", type=float, default=0.1, help="--make: share of random moves (default: 0.1)")
+    parser.add_argument("--misses", action="store_true",
+                        help="print every position where strong loses value: moves, labels, strong's column")
     args = parser.parse_args(argv)
+    misses: list[str] | None = [] if args.misses else None
     if args.make:
         make_set(args.make, args.positions, args.seed, args.label_nodes, args.self_play, args.noise, args.folder)
         return 0
@@ -258,7 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         total, all_times = Verdicts(), []
         for name in STANDARD_FILES:
             labelled = standard_set(name, solver, args.sample, rng)
-            verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name)
+            verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name, misses)
             report(name, args.budget_7x6, verdicts, times)
             total = total + verdicts
             all_times += times
@@ -268,8 +278,10 @@ def main(argv: list[str] | None = None) -> int:
         if args.sample:
             labelled = rng.sample(labelled, min(args.sample, len(labelled)))
         for seconds in args.budgets:
-            verdicts, times = judge_strong(labelled, BIG_SETS[name], seconds, f"{name} {seconds:g} s")
+            verdicts, times = judge_strong(labelled, BIG_SETS[name], seconds, f"{name} {seconds:g} s", misses)
             report(name, seconds, verdicts, times)
+    for line in misses or []:
+        print("missed:", line)
     return 0
 
 

@@ -89,12 +89,18 @@ def test_oracle_makes_a_labelled_set_and_judges_strong_on_it(tmp_path):
     rows = [line.split() for line in made if not line.startswith("#")]
     assert len(rows) == 4 and all(len(marks) == 9 and len(set(marks) - {"."}) > 1 for _, marks in rows)
     out = run("oracle.py", "--sets", "7x6", "9x8c5", "--sample", "2", "--budgets", "0.01", "--budget-7x6", "0.01",
-              "--folder", str(tmp_path))
+              "--folder", str(tmp_path), "--misses")
     lines = re.findall(r"^(\S+)\s+([\d.]+) s\s+(\d+) positions \((\d+) won, (\d+) drawn\): (\d+) lose value", out, re.M)
     assert [name for name, *_ in lines] == ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2",
                                             "Test_L1_R3", "7x6", "9x8c5"]
     assert all(int(count) == 2 for name, _, count, *_ in lines if name not in ("7x6",))
     assert all(int(lost) <= int(count) for _, _, count, _, _, lost in lines)
+    # every position counted as losing value is printed, with a column whose label is below the best
+    misses = re.findall(r"^missed: ([\d,]+) ([-+=.]+) played (\d+)$", out, re.M)
+    assert len(misses) == sum(int(lost) for name, *_, lost in lines if name != "7x6")
+    worth = {"+": 1, "=": 0, "-": -1}
+    for _, marks, col in misses:
+        assert marks[int(col)] != "." and worth[marks[int(col)]] < max(worth[m] for m in marks if m != ".")
 
 
 def test_the_oracle_sets_in_the_repository_agree_with_the_solver():

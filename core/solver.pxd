@@ -26,6 +26,7 @@ cdef struct SolveState:
     Wide wide_claimed_rows
     Wide4 wide4_claimed_rows
     bint fills
+    uint64_t left_half     # the columns left of the centre and the centre's, on the 64-bit path
     # the transposition tables, one word per entry (see tt_get/tt_put):
     # positions with many moves left in `far`, the others in `near`
     TransTable far

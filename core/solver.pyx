@@ -32,20 +32,30 @@ to move's stones and all stones): "cells that complete a run of c" are found
 bit-parallel per direction, which gives, at every node, immediate wins, the
 opponent's threats, forced replies (one threat: block it; two: lost), moves
 that would let the opponent win at once (playing under its threat), and the
-move order (moves making most threats first, centre-first on ties). The
-value bounds above tighten the window before any move is tried, and so
-does the opponent's claimeven (Allis): where every column has an even
-number of empty cells, the opponent may answer each move in the same
-column, and the side to move, left the cells of one row parity, may have
-no line to make (claimeven_bound). Far from the end (more than ETC_LEFT
+move order (moves making most threats first, a threat on a row of the
+mover's zugzwang parity counting twice, centre-first on ties). The value
+bounds above tighten the window before any move is tried, and so does
+the opponent's claimeven (Allis): where every column has an even number
+of empty cells, the opponent may answer each move in the same column,
+and the side to move, left the cells of one row parity, may have no line
+to make (claimeven_bound); near the end, so does a side left with no
+line to make at all (lineless). Far from the end (more than ETC_LEFT
 moves left), a node first reads its children's table entries, already
 fetched while its moves were sorted: one that bounds a child low enough
 cuts the node off without a search (enhanced transposition cutoff), and
-a move that leaves the opponent under claimeven with no line goes first.
-With the weak bisection below they took Fhourstones' 35333571 from 34.5 M
-nodes to 27.0 M (weak: 43.1 M to 19.4 M), 13333111 from 107.5 M to 64.4 M
-(weak: 94.3 M to 51.9 M), and the six standard files, both modes, from
-26.4 to 21.9 s of CPU in all (medians of three interleaved runs). The score
+a move that leaves the opponent under claimeven with no line goes first
+(a win if the opponent's claim leaves this side a line). At every node a
+move whose child's entry proves it fails low is not searched. The large
+table keys a position and its mirror image alike, and a symmetric
+position searches one move of each mirrored pair: on the empty 7x5 board
+that halves the tree (45.6 M nodes to 20.6 M), on the empty 7x6 board,
+with the rest, the exact solve goes from 1.46 G nodes to 0.51 G (weak:
+0.91 G to 0.43 G). With the weak bisection below they took Fhourstones'
+35333571 from 34.5 M nodes to 22.9 M (weak: 43.1 M to 13.5 M), 13333111
+from 107.5 M to 52.8 M (weak: 94.3 M to 41.8 M). The nodes they save are
+mostly cheap ones: on 35333571 the exact solve runs 5.6 % more
+instructions than before the last four (callgrind), the weak one 11.6 %
+fewer. The score
 itself is found by a sequence of null-window searches, bisecting the
 possible range (biased towards 0, where most scores lie). Transposition
 tables of one-word entries keep upper or lower bounds; bounds are true
@@ -124,6 +134,7 @@ cdef extern from *:
     """
     void* clinea_table_alloc(size_t bytes) nogil
     void __builtin_prefetch(const void* address) nogil
+    int __builtin_ctzll(unsigned long long bits) nogil
 
 DEFAULT_TT_LOG2 = 23
 """Default table: 2**23 entries of 8 bytes (64 MB), allocated on first use."""
@@ -135,9 +146,10 @@ cdef enum:
     # exact mode's nodes). Then it asks "score >= 0", then "score > 0".
     WEAK_SPREAD = 2
     CLAIMED_FIRST = 1000  # sorted_moves: a move leaving the opponent no line under claimeven goes first
-    ETC_LEFT = 12      # child_cutoff at nodes with more moves left than this
+    ETC_LEFT = 8       # child_cutoff at nodes with more moves left than this
     NEAR_LOG2 = 17    # 1 MB: stays in a core's L2/L3 cache
     NEAR_MOVES = 16   # positions this close to the end of the game use it
+    LINELESS_LEFT = 10  # lineless at nodes with at most this many moves left
 
 # ----------------------------------------------------------------- helpers
 
@@ -393,6 +405,63 @@ cdef inline uint64_t position_key(Bits cur, Bits mask) noexcept nogil:
         return h ^ k.w[0]
 
 
+cdef inline uint64_t mirrored(const SolveState* s, uint64_t cells) noexcept nogil:
+    """`cells` (stones, or a key: no carry from one column into the next)
+    with the columns in reverse order."""
+    cdef uint64_t image = 0
+    cdef uint64_t column = ((<uint64_t>1) << s.g.stride) - 1
+    cdef int col
+    for col in range(s.g.columns):
+        image |= ((cells >> (col * s.g.stride)) & column) << ((s.g.columns - 1 - col) * s.g.stride)
+    return image
+
+
+cdef struct Mirror:
+    # the mirror images of the side to move's stones and of all stones, on
+    # the 64-bit path, while the position is in the large table (unused
+    # elsewhere): each child's follow from them with one shift, where a
+    # column loop per node would cost more than the table saves
+    uint64_t cur
+    uint64_t mask
+
+
+cdef inline Mirror mirror_of(const SolveState* s, Bits cur, Bits mask) noexcept nogil:
+    """The Mirror of a search's root."""
+    cdef Mirror image
+    image.cur = 0
+    image.mask = 0
+    if Bits is uint64_t:
+        image.cur = mirrored(s, cur)
+        image.mask = mirrored(s, mask)
+    return image
+
+
+cdef inline Mirror mirror_after(const SolveState* s, Mirror image, Bits move, int col, int n) noexcept nogil:
+    """The Mirror of the child after `move` (one stone, in column `col`),
+    `n` stones being down before it: the opponent's stones become the side
+    to move's. Past the large table, the image is left as it is, unused."""
+    cdef int shift
+    cdef Mirror child = image
+    if Bits is uint64_t:
+        if n + 1 < s.near_from:
+            shift = (s.g.columns - 1 - 2 * col) * s.g.stride
+            child.cur = image.mask - image.cur
+            child.mask = image.mask + (move << shift if shift >= 0 else move >> -shift)
+    return child
+
+
+cdef inline uint64_t table_key(const SolveState* s, uint64_t key, Mirror image, int n) noexcept nogil:
+    """The key in the tables of the position of key `key` after `n`
+    stones: in the large table on the 64-bit path, the lesser of its key
+    and its mirror image's, which score alike. Near the end, where few
+    positions meet their mirror image, the position's own key."""
+    cdef uint64_t other
+    if n < s.near_from and s.g.bitboard:
+        other = image.cur + image.mask
+        return other if other < key else key
+    return key
+
+
 cdef inline Bits* refuted_of(SolveState* s, Bits like) noexcept nogil:
     """Where the root's refuted moves go, for the word type of `like`."""
     if Bits is uint64_t:
@@ -413,32 +482,37 @@ cdef inline Bits* trying_of(SolveState* s, Bits like) noexcept nogil:
         return &s.wide4_trying
 
 
-cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, int n,
+cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, int n, Mirror image,
                              int* moves, uint64_t* keys, int* claimed) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
-    making most new threats first, centre-first on ties (a stable
-    insertion); returns how many, and sets `claimed` to 0 if a move leaves
-    the opponent under this side's claimeven with no line to make
-    (claimeven_bound), such moves first. Each child's key goes to
-    keys[column] and its table slot is fetched on the way: its probe is a
-    cache miss."""
+    making most threats first, centre-first on ties (a stable insertion);
+    a threat on a row of the mover's parity (the rows claimeven would
+    leave it: the first player's odd rows on 7x6, Allis' good threats in
+    a fight for zugzwang) counts twice. Returns how many, and raises
+    `claimed` to the score a move guarantees by leaving the opponent under
+    this side's claimeven (claimeven_ceiling, negated), such moves first.
+    Each child's key goes to keys[column] and its table slot is fetched on
+    the way: its probe is a cache miss."""
     cdef int scores[SOLVER_MAX_COLUMNS]
-    cdef Bits m, after, other = b_xor(cur, mask)
+    cdef Bits m, after, threats, other = b_xor(cur, mask)
     cdef Bits rows = claimed_rows(s, cur)
-    cdef int i, j, col, score, count = 0
+    cdef Bits mine = rows if (s.g.columns * s.g.rows - n) % 2 == 0 else b_not(rows)
+    cdef int i, j, col, score, ceiling, count = 0
     for i in range(s.g.columns):
         col = s.order[i]
         m = b_and(nonlosing, column_of(s, mask, col))
         if b_any(m):
-            keys[col] = position_key(other, b_or(mask, m))
+            keys[col] = table_key(s, position_key(other, b_or(mask, m)), mirror_after(s, image, m, col, n), n + 1)
             tt_prefetch(s, keys[col], n + 1)
-            score = b_popcount(winning(s, b_or(cur, m), b_or(mask, m)))
             after = b_or(mask, m)
-            if not b_any(b_and(playable(s, after), b_not(rows))) and not has_run(
-                    b_or(other, b_and(b_xor(board_cells(s, cur), after), rows)), &s.g):
-                # claimeven_bound of the child, at most 0 for the opponent: at least 0 here
-                claimed[0] = 0
-                score += CLAIMED_FIRST
+            threats = winning(s, b_or(cur, m), after)
+            score = b_popcount(threats) + b_popcount(b_and(threats, mine))
+            if not b_any(b_and(playable(s, after), b_not(rows))):
+                ceiling = claimeven_ceiling(s, other, after)
+                if ceiling != OPEN:
+                    if claimed[0] < -ceiling:
+                        claimed[0] = -ceiling
+                    score += CLAIMED_FIRST
             j = count
             while j > 0 and scores[j - 1] < score:
                 moves[j] = moves[j - 1]
@@ -470,26 +544,48 @@ cdef inline Bits board_cells(const SolveState* s, Bits like) noexcept nogil:
         return s.wide4_cells
 
 
-cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits tops, int n) noexcept nogil:
-    """upper_bound, tightened by the opponent's claimeven (Allis): when
-    every column has an even number of empty cells (its lowest empty cell,
-    in `tops`, in a claimed row), the opponent may answer every move in the
-    same column, which leaves the side to move the empty cells of the
-    claimed rows and nothing else. If those and its stones hold no c in a
-    row it cannot win (at most 0); if moreover the board fills and the
-    opponent's stones and the other empty cells hold one, it loses (at
-    most -1). On 7x6 that is the first player to move, at every even ply."""
-    cdef int hi = upper_bound(s, n)
+cdef inline int claimeven_ceiling(const SolveState* s, Bits cur, Bits mask) noexcept nogil:
+    """The opponent's claimeven (Allis), where every column has an even
+    number of empty cells (its lowest empty cell in a claimed row): the
+    opponent may answer every move in the same column, which leaves the
+    side to move the empty cells of the claimed rows and nothing else. If
+    those and its stones hold no c in a row it cannot win: at most 0; if
+    moreover the board fills and the opponent's stones and the other empty
+    cells hold one, it loses: at most -1. OPEN when it may still win."""
     cdef Bits rows = claimed_rows(s, cur)
-    cdef Bits empty
-    if hi <= -1 or b_any(b_and(tops, b_not(rows))):
-        return hi
-    empty = b_xor(board_cells(s, cur), mask)
+    cdef Bits empty = b_xor(board_cells(s, cur), mask)
     if has_run(b_or(cur, b_and(empty, rows)), &s.g):
-        return hi
+        return OPEN
     if s.fills and has_run(b_or(b_xor(cur, mask), b_and(empty, b_not(rows))), &s.g):
         return -1
-    return 0 if hi > 0 else hi
+    return 0
+
+
+cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits tops, int n) noexcept nogil:
+    """upper_bound, tightened by the opponent's claimeven (claimeven_ceiling)
+    when every column's lowest empty cell (`tops`) is in a claimed row. On
+    7x6 that is the first player to move, at every even ply."""
+    cdef int hi = upper_bound(s, n)
+    cdef int ceiling
+    if hi <= -1 or b_any(b_and(tops, b_not(claimed_rows(s, cur)))):
+        return hi
+    ceiling = claimeven_ceiling(s, cur, mask)
+    return hi if ceiling == OPEN or ceiling > hi else ceiling
+
+
+cdef inline int lineless(const SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta) noexcept nogil:
+    """0 where that closes the window [alpha, beta] because the side to move
+    (alpha >= 0), or its opponent (beta <= 0), can no longer make c in a row
+    even with every empty cell: a draw at best, or at worst. Else OPEN. Only
+    near the end (LINELESS_LEFT): before, nearly every line is still open,
+    and the test cost more than the nodes it saved (35333571 exact)."""
+    cdef Bits empty
+    if n < s.g.max_moves - LINELESS_LEFT or (alpha < 0 < beta):
+        return OPEN
+    empty = b_xor(board_cells(s, cur), mask)
+    if not has_run(b_or(cur if alpha >= 0 else b_xor(cur, mask), empty), &s.g):
+        return 0
+    return OPEN
 
 
 cdef inline int child_cutoff(SolveState* s, const uint64_t* keys, const int* moves, int count, int n,
@@ -506,10 +602,21 @@ cdef inline int child_cutoff(SolveState* s, const uint64_t* keys, const int* mov
     return OPEN
 
 
-cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen) noexcept nogil:
+cdef inline int move_ceiling(SolveState* s, uint64_t child_key, int n) noexcept nogil:
+    """An upper bound on the score of the move to the child of key
+    `child_key` (after `n` stones): its table entry's lower bound, negated,
+    or `code_offset` (above every score) when it has none."""
+    cdef int code = tt_get(s, child_key, n + 1)
+    if code >= 2 * s.code_offset:
+        return 3 * s.code_offset - code
+    return s.code_offset
+
+
+cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen,
+                 Mirror image) noexcept nogil:
     """Negamax on bitboards of either word type. Precondition: the game is
     not over and the side to move (stones `cur`) cannot win with its next
-    stone. At the root (`chosen` not NULL), `chosen` receives the move (a
+    stone; `image` is the position's Mirror. At the root (`chosen` not NULL), `chosen` receives the move (a
     one-bit set) that raised alpha or cut off, and refuted_of the moves
     searched to a score at most alpha, or losing at once, so neither the
     book nor the table may answer there without a move."""
@@ -554,17 +661,28 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
         # One move: the child's own entry holds what this one would (negated),
         # so skip this node's table miss and go straight to the child.
         v = within_bounds(lower_bound(s, n, 2), hi, &alpha, &beta)
+        if v == OPEN:
+            v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
             return v
-        tt_prefetch(s, position_key(other, b_or(mask, nonlosing)), n + 1)
-        return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL)
+        if Bits is uint64_t:
+            if n + 1 < s.near_from:
+                image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
+        tt_prefetch(s, table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1), n + 1)
+        return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image)
     key = position_key(cur, mask)
+    if Bits is uint64_t:
+        if chosen == NULL and n < s.near_from and image.cur == cur and image.mask == mask:
+            nonlosing &= s.left_half  # a symmetric position: a move and its mirror image score alike
+    key = table_key(s, key, image, n)
     if chosen == NULL:
         v = narrow_window(s, key, n, lower_bound(s, n, 2), hi, &alpha, &beta)
+        if v == OPEN:
+            v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
             return v
     claimed = OPEN
-    count = sorted_moves(s, cur, mask, nonlosing, n, moves, keys, &claimed)
+    count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed)
     if chosen == NULL and claimed >= beta:
         tt_put_lower(s, key, claimed, n)
         return claimed
@@ -576,18 +694,23 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     best = lose_now(s, n)
     for i in range(count):
         m = b_and(nonlosing, column_of(s, mask, moves[i]))
-        if chosen != NULL:
-            trying_of(s, cur)[0] = m
-        v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL)
-        if s.aborted:
-            return 0
-        if chosen != NULL:
-            trying_of(s, cur)[0] = b_zero(m)
-        if v >= beta:
+        # a move whose child's entry proves it fails low is not searched
+        # (its slot was fetched while the moves were sorted)
+        v = move_ceiling(s, keys[moves[i]], n)
+        if v > alpha:
             if chosen != NULL:
-                chosen[0] = m
-            tt_put_lower(s, key, v, n)
-            return v
+                trying_of(s, cur)[0] = m
+            v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
+                         mirror_after(s, image, m, moves[i], n))
+            if s.aborted:
+                return 0
+            if chosen != NULL:
+                trying_of(s, cur)[0] = b_zero(m)
+            if v >= beta:
+                if chosen != NULL:
+                    chosen[0] = m
+                tt_put_lower(s, key, v, n)
+                return v
         if v > best:
             best = v
         if v > alpha:
@@ -613,7 +736,7 @@ cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak) noexcept no
         return 0
     window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak)
     while next_probe(&window):
-        narrow_to(&window, negamax(s, cur, mask, n, window.med, window.med + 1, <Bits*>NULL))
+        narrow_to(&window, negamax(s, cur, mask, n, window.med, window.med + 1, <Bits*>NULL, mirror_of(s, cur, mask)))
         if s.aborted:
             return 0
     return bisected_score(&window, weak)
@@ -625,7 +748,7 @@ cdef int root_move(SolveState* s, Bits cur, Bits mask, int n, int target) except
     cdef Bits chosen = b_zero(cur)
     cdef int reached
     with nogil:
-        reached = negamax(s, cur, mask, n, target - 1, target, &chosen)
+        reached = negamax(s, cur, mask, n, target - 1, target, &chosen, mirror_of(s, cur, mask))
     if s.aborted or reached < target or not b_any(chosen):
         return -1
     return b_lowest_index(chosen) // s.g.stride
@@ -836,6 +959,10 @@ cdef class Solver:
                     for bit in range(col * s.g.stride, col * s.g.stride + s.g.rows):
                         wide_set(&s.wide_column[col], bit)
             s.fills = s.g.max_moves == s.g.columns * s.g.rows
+            s.left_half = 0
+            if s.g.bitboard:
+                for col in range((s.g.columns + 1) // 2):
+                    s.left_half |= s.column_mask[col]
             self._set_claimed_rows()
             s.wide4 = not s.g.bitboard and not s.g.wide and s.g.columns * s.g.stride <= WIDE4_BITS
             if s.wide4:

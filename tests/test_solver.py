@@ -190,6 +190,46 @@ def test_finished_games_score_as_the_loss_or_draw_they_are():
     assert solver.solve(drawn) == 0
 
 
+def mirror_image(board: Board) -> Board:
+    """`board` with its columns in reverse order (same moves, mirrored)."""
+    columns, rows, c, p = board.rules
+    image = Board(columns, rows, c, p)
+    for col in board.moves():
+        image.play(columns - 1 - col)
+    return image
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from([(6, 5, 4), (7, 4, 4), (5, 5, 3), (6, 4, 3)]), st.integers(0, 2**32), st.integers(0, 9))
+def test_a_position_and_its_mirror_image_share_the_table_and_the_score(game, seed, stones):
+    # the large table keys a position and its mirror image alike (and a
+    # symmetric position searches one of each pair of mirrored moves): the
+    # image, answered from what the position left in the table, scores as
+    # a fresh solver scores it, and so does the position itself
+    columns, rows, c = game
+    board = quiet_position(columns, rows, c, None, columns * rows - stones, seed)
+    if board is None:
+        return
+    shared = Solver(18)
+    image = mirror_image(board)
+    for weak in (False, True):
+        value = shared.solve(board, weak=weak)
+        assert shared.solve(image, weak=weak) == value, (board.moves(), weak)
+        assert Solver(18).solve(image, weak=weak) == value == Solver(18).solve(board, weak=weak), (board.moves(), weak)
+
+
+def test_symmetric_positions_score_as_their_best_column():
+    # solve prunes the mirrored moves of a symmetric position; analyze
+    # solves every column on its own (each child is asymmetric, or its own image)
+    for columns, rows, c, moves in [(6, 5, 4, []), (7, 4, 4, []), (7, 4, 4, [3, 3]), (5, 4, 3, [0, 1, 4, 3])]:
+        board = Board(columns, rows, c)
+        for col in moves:
+            board.play(col)
+        scores = Solver(18).analyze(board)
+        assert scores == scores[::-1], (columns, rows, moves)
+        assert Solver(18).solve(board) == max(score for score in scores if score is not None), (columns, rows, moves)
+
+
 def test_budget_aborts_and_leaves_the_table_sound():
     moves, expected = pons_lines("Test_L1_R2")[0]
     board = Board.from_string(moves)

@@ -223,19 +223,28 @@ class SeatCgroup:
                 pass
 
 
+#: the run folders this process made: any other `clinea-<our pid>` is a dead
+#: judge's whose pid came round again to us
+_MADE_HERE: set[str] = set()
+
+
 def _remove_stale(folder: str) -> None:
     """Removes the cgroups of earlier runs under `folder` whose judge has
     died (a SIGKILL gives it no time to): `clinea-<pid>` of no living
-    process, with its seats' folders, once they hold no process."""
+    process, or of this process without its having made it, with its
+    seats' folders, once they hold no process."""
     try:
         names = os.listdir(folder)
     except OSError:
         return
     for name in names:
         prefix, _, pid = name.partition("-")
-        if prefix != "clinea" or not pid.isdigit() or os.path.exists(f"/proc/{pid}"):
+        if prefix != "clinea" or not pid.isdigit():
             continue
         base = os.path.join(folder, name)
+        reused = int(pid) == os.getpid() and base not in _MADE_HERE
+        if os.path.exists(f"/proc/{pid}") and not reused:
+            continue
         try:
             seats = [entry.path for entry in os.scandir(base) if entry.is_dir()]
         except OSError:
@@ -265,6 +274,7 @@ class Cgroups:
                 os.makedirs(base, exist_ok=True)
             except OSError:
                 continue
+            _MADE_HERE.add(base)
             self.bases[controller] = base
 
     def seat(self, label: str, limits: SeatLimits) -> SeatCgroup | None:
@@ -303,6 +313,7 @@ class Cgroups:
         for base in self.bases.values():
             try:
                 os.rmdir(base)
+                _MADE_HERE.discard(base)
             except OSError:
                 pass
 

@@ -145,6 +145,30 @@ def test_the_cgroups_of_a_killed_judge_go_with_the_next_run(tmp_path):
     assert run_cgroups(judge.pid) == []
 
 
+def test_a_dead_judges_cgroups_under_this_runs_own_pid_go_too():
+    # pids come round again (pid_max is 32768 here): a judge killed earlier
+    # may have left `clinea-<pid>` for the pid a new run now has. That folder
+    # is not the new run's (it made none yet): it goes like any dead judge's,
+    # or the run would leave it behind, seats and all. A fresh process plays
+    # the new run, the folder named after it made before its Cgroups.
+    assert sandbox_module._controller_folder("pids") is not None, "CI runs as root, where pids cgroups are delegated"
+    script = """
+import os
+from clinea.judge import sandbox
+name = f"clinea-{os.getpid()}"
+stale_seat = os.path.join(sandbox._controller_folder("pids"), name, "seat-7")
+os.makedirs(stale_seat)
+cgroups = sandbox.Cgroups(name)
+print(os.path.exists(stale_seat))
+cgroups.remove()
+print(os.getpid())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seat_left, pid = done.stdout.split()
+    assert seat_left == "False" and run_cgroups(int(pid)) == []
+
+
 def test_the_judge_is_not_dumpable():
     code = ("import ctypes; from clinea.judge.reaper import become_undumpable; become_undumpable(); "
             "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))")  # PR_GET_DUMPABLE

@@ -116,11 +116,12 @@ bench: install
 	$(PY) benchmarks/solver.py
 	$(PY) benchmarks/view.py
 
-# The solver alone, then Fhourstones' three positions; AGAINST="CMD" also
+# The solver alone, then Fhourstones' three positions and the empty 7x6 board
+# on one and two threads (a few minutes); AGAINST="CMD" also
 # times another solver on the same positions (see benchmarks/solver.py for
 # the answer format it must print).
 bench-solver: install
-	$(PY) benchmarks/solver.py --fhourstones $(if $(AGAINST),--against '$(AGAINST)')
+	$(PY) benchmarks/solver.py --fhourstones --empty-board 1 2 $(if $(AGAINST),--against '$(AGAINST)')
 
 # The judge alone, then the player driver's CPU per move; AGAINST=DIR also
 # measures the clinea checkout in DIR (built there with make), interleaved

@@ -18,6 +18,10 @@ its time is the wall time of the whole run divided by the positions
 --fhourstones adds Fhourstones' three benchmark positions, solved from
 scratch in both modes, beside the nodes Fhourstones searches (issue 27:
 a smaller tree).
+
+--empty-board solves the game itself, the empty 7x6 board without the
+book, exact and weak, on each number of threads given (default 1 and 2):
+wall and CPU seconds (all threads'), nodes, nodes per CPU second.
 """
 from __future__ import annotations
 
@@ -83,6 +87,18 @@ def positions(name: str, args: argparse.Namespace) -> list[tuple[str, int]]:
     return [(moves, sign(int(score)) if args.weak else int(score)) for moves, score in lines]
 
 
+def board_size(text: str) -> tuple[int, int]:
+    """'7x6' as (7, 6): a bitboard of 4 to 64 cells with a row above each column."""
+    try:
+        columns, rows = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not COLUMNSxROWS, as 7x6") from None
+    if not (columns >= 4 or rows >= 4) or columns < 1 or rows < 1 or columns * (rows + 1) > 64:
+        raise argparse.ArgumentTypeError(f"{text!r} is out of range: allowed boards where 4 in a row fits and "
+                                         "columns x (rows + 1) is at most 64")
+    return columns, rows
+
+
 def sign(value: int) -> int:
     return (value > 0) - (value < 0)
 
@@ -122,6 +138,23 @@ def run_fhourstones(moves: list[str], tt_log2: int) -> None:
                   f"{solver.nodes / max(cpu, 1e-9) / 1e6:8.2f} {reference}", flush=True)
 
 
+def run_empty_board(thread_counts: list[int], size: tuple[int, int], tt_log2: int) -> None:
+    """The empty board from scratch (c = 4), as `echo '' | clinea solve
+    --no-book [--weak] --threads N` does it: a fresh table per solve."""
+    columns, rows = size
+    print(f"\nthe empty {columns}x{rows} board: no opening book, a fresh table per solve")
+    print(f"{'threads':>7} {'mode':5} {'score':>5} {'nodes':>15} {'wall':>8} {'CPU':>8} {'Mnodes/CPU s':>12}")
+    for threads in thread_counts:
+        for weak in (False, True):
+            solver = Solver(tt_log2, book=False, threads=threads)
+            solver.prepare(Board(columns, rows))
+            wall, cpu = time.perf_counter(), time.process_time()
+            score = solver.solve(Board(columns, rows), weak=weak)
+            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
+            print(f"{threads:7d} {'weak' if weak else 'exact':5} {score:5d} {solver.nodes:15,} {wall:7.1f}s "
+                  f"{cpu:7.1f}s {solver.nodes / max(cpu, 1e-9) / 1e6:12.2f}", flush=True)
+
+
 def run_reference(command: str, cases: list[tuple[str, int]], weak: bool) -> Run:
     """Feeds every position to `command` at once and reads its answers."""
     start = time.perf_counter()
@@ -159,6 +192,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__,
                                      epilog="examples:\n  python benchmarks/solver.py --l1r3-sample 10 --weak\n"
                                             "  python benchmarks/solver.py --files Test_L3_R1 --fhourstones\n"
+                                            "  python benchmarks/solver.py --files Test_L3_R1 --empty-board 1 2\n"
                                             "  python benchmarks/solver.py --files Test_L2_R2 --against "
                                             "\"./c4solver-adapter\"",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -174,6 +208,11 @@ def main() -> None:
     parser.add_argument("--fhourstones", nargs="*", metavar="MOVES",
                         help="also solve Fhourstones' benchmark positions (or these, 1-based digits), "
                              f"exact and weak, from scratch (default positions: {' '.join(FHOURSTONES)})")
+    parser.add_argument("--empty-board", nargs="*", type=int, metavar="THREADS",
+                        help="also solve the empty 7x6 board without the book, exact and weak, on each of these "
+                             "numbers of threads, 1..64 (default when given alone: 1 2)")
+    parser.add_argument("--empty-size", type=board_size, default=(7, 6), metavar="COLUMNSxROWS",
+                        help="the board of --empty-board (default 7x6)")
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help="folder holding the standard files (default: the repository's tests/data/pons)")
@@ -188,6 +227,9 @@ def main() -> None:
     for name, value, low in (("--l1r3-sample", args.l1r3_sample, 1), ("--limit", args.limit, 1)):
         if value < low:
             parser.error(f"{name} {value} is out of range: allowed {low} or more")
+    for threads in args.empty_board or []:
+        if not 1 <= threads <= 64:
+            parser.error(f"--empty-board {threads} is out of range: allowed 1..64 threads")
     print(f"exact solver, {'weak' if args.weak else 'strong'}, table 2**{args.tt_log2} entries, "
           f"{'opening book at 12 stones' if uses_book else 'no opening book'}"
           f"{', reset per position' if args.reset else ''}")
@@ -210,6 +252,8 @@ def main() -> None:
             print(f"{name:11} {mean:25.2f} {median:22.2f}")
     if args.fhourstones is not None:
         run_fhourstones(args.fhourstones or list(FHOURSTONES), args.tt_log2)
+    if args.empty_board is not None:
+        run_empty_board(args.empty_board or [1, 2], args.empty_size, args.tt_log2)
     curves = {name: run.times for name, run in ours.items()}
     curves.update({f"{name} (against)": run.times for name, run in theirs.items()})
     time_curves(args.plot, curves, "exact solver on the standard 7x6 files", "time per position")

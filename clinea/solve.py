@@ -28,6 +28,7 @@ for the first player, m // 2 for the second, m = min(2p, columns*rows)
 examples:
   clinea solve < tests/data/pons/Test_L3_R1
   echo 4453 | clinea solve --analyze --nodes --time
+  echo '' | clinea solve --no-book --weak --threads 2 --time
   echo 2,10,3 | clinea solve --columns 10 --rows 8 --c 5 --p 12 --weak"""
 
 
@@ -47,6 +48,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="search 7x6 positions to the end rather than to the opening book's 12 stones (default: off)")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
                         help=f"the large transposition table: 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads sharing the table on each position, 1..64; the scores are the same, "
+                             "the nodes (all threads') vary run to run (default 1)")
     return parser
 
 
@@ -90,7 +94,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         empty = Board(args.columns, args.rows, args.c, args.p)
-        solver = Solver(args.tt_log2, book=not args.no_book)
+        solver = Solver(args.tt_log2, book=not args.no_book, threads=args.threads)
         solver.prepare(empty)  # before any --time column is measured
     except ValueError as error:
         parser.error(str(error))

@@ -41,7 +41,11 @@ cdef struct SolveState:
     long long max_nodes
     Deadline deadline      # the call's deadline and its reads of the clock
     bint aborted
-    bint stop_requested    # set by `Solver.stop` from another thread; cleared by `Solver.resume`
+    bint stop_requested    # set by `Solver.stop` from another thread, or by a thread of the same solve that finished
+    # a helper thread of a parallel solve takes its moves in another order
+    # in the first plies below the root (the main thread: skew 0)
+    int skew
+    int skew_until         # moves played from which the order is the usual one again
     uint64_t refuted       # root moves the last move search proved below its target (bitboard path)
     uint64_t trying        # the root move it was searching when its budget ran out, else 0
     Wide wide_refuted      # the same two on the wide path
@@ -55,8 +59,31 @@ cdef struct SolveState:
     Wide4 wide4_cells
     Wide4 wide4_column[SOLVER_MAX_COLUMNS]
 
+cdef struct Root:
+    # the position of a parallel solve, on the word type of its path
+    int path               # ROOT_WORD, ROOT_WIDE or ROOT_WIDE4
+    int n
+    bint weak
+    uint64_t cur
+    uint64_t mask
+    Wide wide_cur
+    Wide wide_mask
+    Wide4 cur4
+    Wide4 mask4
+
+cdef struct Helper:
+    # one helper thread of a parallel solve: its own state, sharing the
+    # solver's tables and book, and what it found
+    SolveState s
+    int score
+    bint done
+
 cdef class Solver:
     cdef SolveState s
+    cdef int threads_
+    cdef Helper* helpers       # threads_ - 1 of them, NULL when the solver searches alone
+    cdef Root root
+    cdef bint stop_wanted      # Solver.stop was called, and resume not since
     cdef object geometry_      # (columns, rows, c, p) the table's entries belong to
     cdef bint force_generic
     cdef bint use_book
@@ -67,5 +94,8 @@ cdef class Solver:
     cdef int _set_claimed_rows(self) except -1
     cdef int _choose_book(self, Board board) except -1
     cdef object _solve_position(self, Board board, bint weak)
+    cdef int _solve_together(self) except? -9999
+    cdef int _solve_root(self, SolveState* s) noexcept nogil
+    cdef void _halt_team(self) noexcept nogil
     cdef object _root_at_once(self, Board board, bint weak)
     cdef int _root_move(self, Board board, int target) except -2

@@ -92,8 +92,8 @@ A budget (``Limits``: nodes, seconds) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
 """
 from libc.stdint cimport uint64_t
-from libc.stdlib cimport free
-from libc.string cimport memset
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memmove, memset
 
 from .bitboard cimport Geometry
 from .board cimport Board
@@ -106,6 +106,8 @@ from .words cimport (
     Bits, b_and, b_any, b_lowest, b_lowest_index, b_not, b_or, b_popcount, b_several, b_shr, b_xor, b_zero,
     has_run, winning_cells,
 )
+
+import threading
 
 from clinea.core.book import standard_book
 from clinea.core.timeman import Limits, SearchResult
@@ -150,6 +152,11 @@ cdef enum:
     NEAR_LOG2 = 17    # 1 MB: stays in a core's L2/L3 cache
     NEAR_MOVES = 16   # positions this close to the end of the game use it
     LINELESS_LEFT = 10  # lineless at nodes with at most this many moves left
+    SKEW_PLIES = 6      # a helper thread's own move order, this many plies below the root
+    MAX_THREADS = 64
+    ROOT_WORD = 0       # Root.path: the 64-bit bitboard, Wide, Wide4
+    ROOT_WIDE = 1
+    ROOT_WIDE4 = 2
 
 # ----------------------------------------------------------------- helpers
 
@@ -524,6 +531,17 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
     return count
 
 
+cdef inline void rotate_moves(int* moves, int count, int by) noexcept nogil:
+    """Starts `moves` at its entry `by` (mod count), the entries before it
+    moved to the end in their order."""
+    cdef int first[SOLVER_MAX_COLUMNS]
+    by %= count
+    if by:
+        memcpy(first, moves, by * sizeof(int))
+        memmove(moves, moves + by, (count - by) * sizeof(int))
+        memcpy(moves + count - by, first, by * sizeof(int))
+
+
 cdef inline Bits claimed_rows(const SolveState* s, Bits like) noexcept nogil:
     """The rows of the same parity as the board's height, of the word type of `like`."""
     if Bits is uint64_t:
@@ -683,6 +701,10 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
             return v
     claimed = OPEN
     count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed)
+    if s.skew and n < s.skew_until and count > 1:
+        # a helper of a parallel solve: the main thread's later moves first,
+        # so that what they prove is in the shared table when it gets there
+        rotate_moves(moves, count, s.skew)
     if chosen == NULL and claimed >= beta:
         tt_put_lower(s, key, claimed, n)
         return claimed
@@ -866,12 +888,24 @@ cdef class Solver:
     other). ``book=True`` ends the search of the standard game (7x6, c = 4,
     p = 21) at 12 stones, in the opening book (`clinea.core.book`), when its
     package is installed; ``book=False`` searches to the end of the game.
+    ``threads=N`` (1..64) solves a position on the bitboard paths with N
+    threads sharing the tables (lazy SMP): each helper takes the moves near
+    the root in another order, and the first thread to finish answers; the
+    scores are the same, the nodes (every thread's) are not reproducible.
     """
 
-    def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False, bint book=True):
+    def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False, bint book=True, int threads=1):
         if not 8 <= tt_log2 <= 30:
             raise ValueError(f"tt_log2={tt_log2} is out of range: allowed 8..30")
+        if not 1 <= threads <= MAX_THREADS:
+            raise ValueError(f"threads={threads} is out of range: allowed 1..{MAX_THREADS}")
         memset(&self.s, 0, sizeof(SolveState))
+        self.threads_ = threads
+        self.helpers = NULL
+        if threads > 1:
+            self.helpers = <Helper*>calloc(threads - 1, sizeof(Helper))
+            if self.helpers == NULL:
+                raise MemoryError(f"the states of {threads - 1} helper threads")
         self.s.far.log2 = tt_log2
         self.s.near.log2 = min(<int>NEAR_LOG2, tt_log2)
         self.geometry_ = None
@@ -883,6 +917,7 @@ cdef class Solver:
     def __dealloc__(self):
         free(self.s.far.entries)
         free(self.s.near.entries)
+        free(self.helpers)  # their tables are the ones above
 
     @property
     def nodes(self) -> int:
@@ -892,6 +927,10 @@ cdef class Solver:
     @property
     def tt_log2(self) -> int:
         return self.s.far.log2
+
+    @property
+    def threads(self) -> int:
+        return self.threads_
 
     def prepare(self, Board board) -> None:
         """Allocates the tables and loads what the game of `board` needs (the
@@ -903,10 +942,12 @@ cdef class Solver:
         """Makes the call running in another thread (the bitboard path
         releases the GIL) return None within a few nodes, and every later
         call too, until `resume`. What it stored stays true and is kept."""
-        self.s.stop_requested = True
+        self.stop_wanted = True
+        self._halt_team()
 
     def resume(self) -> None:
         """Lets calls run again after `stop`."""
+        self.stop_wanted = False
         self.s.stop_requested = False
 
     def reset(self) -> None:
@@ -1020,26 +1061,96 @@ cdef class Solver:
             return -1 if weak else -score_at(s, n - 1)
         if n >= s.g.max_moves:
             return 0
-        cdef Wide cur, mask
-        cdef Wide4 cur4, mask4
-        if s.g.bitboard and not self.force_generic:
-            with nogil:
-                r = solve(s, board.c_stones(board.c_side()), board.c_occupied(), n, weak)
-        elif s.g.wide and not self.force_generic:
-            cur = board.c_wide_stones(board.c_side())
-            mask = wide_or(board.c_wide_stones(0), board.c_wide_stones(1))
-            with nogil:
-                r = solve(s, cur, mask, n, weak)
-        elif s.wide4 and not self.force_generic:
-            four_words(board, &cur4, &mask4)
-            with nogil:
-                r = solve(s, cur4, mask4, n, weak)
-        else:
+        self.root.n = n
+        self.root.weak = weak
+        if self.force_generic or not (s.g.bitboard or s.g.wide or s.wide4):
             work = board.copy()
             r = gen_solve(s, work, weak)
+        else:
+            if s.g.bitboard:
+                self.root.path = ROOT_WORD
+                self.root.cur = board.c_stones(board.c_side())
+                self.root.mask = board.c_occupied()
+            elif s.g.wide:
+                self.root.path = ROOT_WIDE
+                self.root.wide_cur = board.c_wide_stones(board.c_side())
+                self.root.wide_mask = wide_or(board.c_wide_stones(0), board.c_wide_stones(1))
+            else:
+                self.root.path = ROOT_WIDE4
+                four_words(board, &self.root.cur4, &self.root.mask4)
+            if self.threads_ > 1:
+                r = self._solve_together()
+            else:
+                with nogil:
+                    r = self._solve_root(s)
         if s.aborted:
             return None
         return r
+
+    cdef int _solve_root(self, SolveState* s) noexcept nogil:
+        """solve() of self.root with the state `s` (the solver's or a helper's)."""
+        if self.root.path == ROOT_WORD:
+            return solve(s, self.root.cur, self.root.mask, self.root.n, self.root.weak)
+        if self.root.path == ROOT_WIDE:
+            return solve(s, self.root.wide_cur, self.root.wide_mask, self.root.n, self.root.weak)
+        return solve(s, self.root.cur4, self.root.mask4, self.root.n, self.root.weak)
+
+    cdef int _solve_together(self) except? -9999:
+        """_solve_root of self.root on threads_ threads: this one and
+        threads_ - 1 helpers, each a copy of this state with its own move
+        order near the root. The tables are shared without locks: an entry
+        is one aligned word, which x86-64 and ARMv8 write and read whole,
+        and every entry any thread stores is a true bound. The first thread
+        to finish stops the others; s.nodes counts them all."""
+        cdef SolveState* s = &self.s
+        cdef Helper* helper
+        cdef int i, r
+        for i in range(self.threads_ - 1):
+            helper = &self.helpers[i]
+            memcpy(&helper.s, s, sizeof(SolveState))
+            helper.s.nodes = 0
+            helper.s.skew = i + 1
+            helper.s.skew_until = self.root.n + SKEW_PLIES
+            helper.done = False
+        workers = [threading.Thread(target=self._help, args=(i,), daemon=True) for i in range(self.threads_ - 1)]
+        for worker in workers:
+            worker.start()
+        with nogil:
+            r = self._solve_root(s)
+            if not s.aborted:
+                self._halt_team()
+        for worker in workers:
+            worker.join()
+        s.stop_requested = self.stop_wanted
+        for i in range(self.threads_ - 1):
+            helper = &self.helpers[i]
+            s.nodes += helper.s.nodes
+            if s.aborted and helper.done:
+                # a helper finished first, or the budget ran out in the main
+                # thread after a helper had the answer
+                s.aborted = False
+                r = helper.score
+        return r
+
+    def _help(self, int index):
+        """A helper thread's body: its solve of self.root, then the others stopped."""
+        cdef Helper* helper = &self.helpers[index]
+        cdef int r
+        with nogil:
+            r = self._solve_root(&helper.s)
+            if not helper.s.aborted:
+                helper.score = r
+                helper.done = True
+                self._halt_team()
+
+    cdef void _halt_team(self) noexcept nogil:
+        """Makes every thread of the running solve return (it sets each
+        one's stop flag; the solver's own is restored after the solve)."""
+        cdef int i
+        self.s.stop_requested = True
+        if self.helpers != NULL:
+            for i in range(self.threads_ - 1):
+                self.helpers[i].s.stop_requested = True
 
     def solve(self, Board board, bint weak=False, limits: Limits = Limits()):
         """Exact score of `board` for the side to move (weak: 1 win, 0 draw,

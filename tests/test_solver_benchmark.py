@@ -82,3 +82,24 @@ def test_fhourstones_positions_are_solved_beside_its_nodes(tmp_path):
     assert int(found[("45461667", "exact")][3].replace(",", "")) > 0
     assert [found[(other, mode)][2] for mode in ("exact", "weak")] == [str(other_score), str(sign(other_score))]
     assert found[(other, "exact")][6] == "?"
+
+
+def test_the_empty_board_is_solved_on_each_number_of_threads(tmp_path):
+    result = run_benchmark(tmp_path, "--empty-board", "1", "2", "--empty-size", "5x4")
+    assert result.returncode == 0, result.stderr
+    table = result.stdout.split("the empty 5x4 board")[1].splitlines()[2:]
+    runs = [line.split() for line in table if line.split() and line.split()[0].isdigit()]
+    exact = Solver(16, book=False).solve(Board(5, 4))
+    assert [(run[0], run[1], run[2]) for run in runs] == [
+        ("1", "exact", str(exact)), ("1", "weak", str(sign(exact))),
+        ("2", "exact", str(exact)), ("2", "weak", str(sign(exact)))]
+    assert all(int(run[3].replace(",", "")) > 0 for run in runs)
+
+
+def test_an_empty_board_option_out_of_range_is_named(tmp_path):
+    result = run_benchmark(tmp_path, "--empty-board", "0")
+    assert result.returncode == 2
+    assert "--empty-board 0 is out of range: allowed 1..64 threads" in result.stderr
+    result = run_benchmark(tmp_path, "--empty-board", "--empty-size", "9x8")
+    assert result.returncode == 2
+    assert "'9x8' is out of range" in result.stderr

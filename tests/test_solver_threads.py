@@ -1,0 +1,102 @@
+"""The solver's parallel solve (Solver(threads=N), `clinea solve --threads`):
+the same scores as one thread on every word type, with the table shared
+across positions and threads; a budget and `stop` end every thread."""
+import random
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from pons import pons_lines, sign
+
+from clinea.core import Board
+from clinea.core.solver import Solver
+from clinea.core.timeman import Limits
+
+
+@pytest.mark.parametrize("threads", [2, 3])
+@pytest.mark.parametrize("name, take", [
+    ("Test_L2_R2", slice(0, 1000, 40)),
+    ("Test_L1_R1", slice(0, 1000, 40)),
+    ("Test_L2_R1", slice(0, 60)),
+])
+def test_standard_positions_match_exactly_on_several_threads(threads, name, take):
+    # one solver for the file: what every thread leaves in the shared table
+    # must hold for the next position
+    solver = Solver(20, threads=threads, book=False)
+    for moves, expected in pons_lines(name)[take]:
+        board = Board.from_string(moves)
+        assert solver.solve(board) == expected, moves
+        assert solver.solve(board, weak=True) == sign(expected), moves
+
+
+def random_position(game: tuple[int, int, int, int | None], left: int, seed: int) -> Board | None:
+    """A random game of `game` stopped `left` moves before its end, or
+    None when it ended first."""
+    rng = random.Random(seed)
+    board = Board(*game)
+    while board.max_moves - board.moves_played > left and not board.is_over():
+        board.play(rng.choice(board.legal_columns()))
+    return None if board.is_over() else board
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from([(7, 6, 4, None), (6, 7, 4, None), (9, 8, 5, None), (10, 9, 4, None),
+                        (14, 12, 6, 30), (15, 13, 4, 24), (16, 14, 5, 26)]),
+       st.integers(10, 20), st.integers(0, 2**32), st.integers(2, 4))
+def test_several_threads_score_as_one_on_every_word_type(game, left, seed, threads):
+    board = random_position(game, left, seed)
+    if board is None:
+        return
+    alone, together = Solver(18), Solver(18, threads=threads)
+    for weak in (False, True):
+        expected = alone.solve(board, weak=weak, limits=Limits(nodes=3_000_000))
+        if expected is not None:
+            assert together.solve(board, weak=weak) == expected, (board.moves(), weak)
+            assert together.analyze(board, weak=weak) == alone.analyze(board, weak=weak), board.moves()
+
+
+def test_a_node_budget_ends_every_thread_and_leaves_the_table_sound():
+    solver = Solver(20, threads=2, book=False)
+    empty = Board(7, 6, 4)
+    started = time.monotonic()
+    assert solver.solve(empty, limits=Limits(nodes=20_000)) is None
+    assert time.monotonic() - started < 10
+    # the budget is each thread's, and the count every thread's
+    assert 20_000 <= solver.nodes <= 2 * 20_001
+    for moves, expected in pons_lines("Test_L2_R2")[:30]:
+        assert solver.solve(Board.from_string(moves)) == expected, moves
+
+
+def test_stop_from_another_thread_ends_every_thread():
+    solver = Solver(20, threads=2, book=False)
+    answers = []
+    search = threading.Thread(target=lambda: answers.append(solver.solve(Board(7, 6, 4))))
+    search.start()
+    time.sleep(0.3)
+    solver.stop()
+    search.join(timeout=20)
+    assert not search.is_alive()
+    assert answers == [None]
+    moves, expected = pons_lines("Test_L2_R1")[0]
+    assert solver.solve(Board.from_string(moves)) is None  # stopped until resume
+    solver.resume()
+    assert solver.solve(Board.from_string(moves)) == expected
+
+
+@pytest.mark.parametrize("threads", [0, 65, -1])
+def test_a_thread_count_out_of_range_is_named(threads):
+    with pytest.raises(ValueError, match=rf"threads={threads} is out of range: allowed 1\.\.64"):
+        Solver(threads=threads)
+
+
+def test_cli_with_threads_reproduces_a_standard_file():
+    cases = pons_lines("Test_L2_R2")[:40]
+    text = "".join(f"{moves}\n" for moves, _ in cases)
+    result = subprocess.run([sys.executable, "-m", "clinea", "solve", "--threads", "2", "--no-book"],
+                            input=text, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.splitlines() == [f"{moves} {score}" for moves, score in cases]

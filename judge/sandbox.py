@@ -21,6 +21,7 @@ from RLIMIT_NPROC, so a root judge needs the cgroup).
 """
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import os
@@ -223,9 +224,10 @@ class SeatCgroup:
                 pass
 
 
-#: the run folders this process made: any other `clinea-<our pid>` is a dead
-#: judge's whose pid came round again to us
-_MADE_HERE: set[str] = set()
+#: the run folders this process made, with how many of its Cgroups use each:
+#: any other `clinea-<our pid>` is a dead judge's whose pid came round again
+#: to us
+_MADE_HERE: collections.Counter[str] = collections.Counter()
 
 
 def _remove_stale(folder: str) -> None:
@@ -264,6 +266,7 @@ class Cgroups:
     def __init__(self, name: str):
         self.made: list[SeatCgroup] = []
         self.bases: dict[str, str] = {}
+        self.released = False
         for controller in ("pids", "memory"):
             folder = _controller_folder(controller)
             if folder is None:
@@ -274,7 +277,7 @@ class Cgroups:
                 os.makedirs(base, exist_ok=True)
             except OSError:
                 continue
-            _MADE_HERE.add(base)
+            _MADE_HERE[base] += 1
             self.bases[controller] = base
 
     def seat(self, label: str, limits: SeatLimits) -> SeatCgroup | None:
@@ -311,11 +314,17 @@ class Cgroups:
         for seat in self.made:
             seat.remove()
         for base in self.bases.values():
+            # another Cgroups of this process may still make seats in it
+            # (made again if this empties it): it stays ours until the last
+            if not self.released:
+                _MADE_HERE[base] -= 1
+                if _MADE_HERE[base] <= 0:
+                    del _MADE_HERE[base]
             try:
                 os.rmdir(base)
-                _MADE_HERE.discard(base)
             except OSError:
                 pass
+        self.released = True  # called again once its seats' processes are gone, it only removes
 
     @property
     def kinds(self) -> list[str]:

@@ -169,6 +169,31 @@ print(os.getpid())
     assert seat_left == "False" and run_cgroups(int(pid)) == []
 
 
+def test_two_runs_of_one_process_under_one_name_keep_each_others_folder():
+    # a process may hold two Cgroups of the same name (a league's matches in
+    # one judge process): the first one done must leave the folder the other
+    # still makes seats in, and a third must not take it for a dead judge's
+    assert sandbox_module._controller_folder("pids") is not None, "CI runs as root, where pids cgroups are delegated"
+    script = """
+import os
+from clinea.judge import sandbox
+from clinea.judge.sandbox import SeatLimits
+name = f"clinea-{os.getpid()}"
+first, second = sandbox.Cgroups(name), sandbox.Cgroups(name)
+first.remove()
+seat = second.seat("seat-1", SeatLimits())
+third = sandbox.Cgroups(name)
+print(seat is not None and all(os.path.isdir(folder) for folder in seat.folders))
+for cgroups in (second, third):
+    cgroups.remove()
+print(os.getpid())
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    seat_kept, pid = done.stdout.split()
+    assert seat_kept == "True" and run_cgroups(int(pid)) == []
+
+
 def test_the_judge_is_not_dumpable():
     code = ("import ctypes; from clinea.judge.reaper import become_undumpable; become_undumpable(); "
             "print(ctypes.CDLL(None).prctl(3, 0, 0, 0, 0))")  # PR_GET_DUMPABLE

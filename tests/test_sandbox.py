@@ -161,12 +161,19 @@ os.makedirs(stale_seat)
 cgroups = sandbox.Cgroups(name)
 print(os.path.exists(stale_seat))
 cgroups.remove()
-print(os.getpid())
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
+    assert in_fresh_process(script) == "False"
+
+
+def in_fresh_process(script: str) -> str:
+    """What `script`, run in a fresh Python process, prints; that process
+    must leave no run folder behind."""
+    done = subprocess.run([sys.executable, "-c", script + "print(os.getpid())\n"], capture_output=True, text=True,
+                          timeout=60)
     assert done.returncode == 0, done.stderr
-    seat_left, pid = done.stdout.split()
-    assert seat_left == "False" and run_cgroups(int(pid)) == []
+    printed, pid = done.stdout.rsplit(maxsplit=1)
+    assert run_cgroups(int(pid)) == []
+    return printed
 
 
 def test_two_runs_of_one_process_under_one_name_keep_each_others_folder():
@@ -186,12 +193,8 @@ third = sandbox.Cgroups(name)
 print(seat is not None and all(os.path.isdir(folder) for folder in seat.folders))
 for cgroups in (second, third):
     cgroups.remove()
-print(os.getpid())
 """
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    seat_kept, pid = done.stdout.split()
-    assert seat_kept == "True" and run_cgroups(int(pid)) == []
+    assert in_fresh_process(script) == "True"
 
 
 def test_the_judge_is_not_dumpable():

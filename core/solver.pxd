@@ -42,10 +42,11 @@ cdef struct SolveState:
     Deadline deadline      # the call's deadline and its reads of the clock
     bint aborted
     bint stop_requested    # set by `Solver.stop` from another thread, or by a thread of the same solve that finished
-    # a helper thread of a parallel solve takes its moves in another order
-    # in the first plies below the root (the main thread: skew 0)
-    int skew
-    int skew_until         # moves played from which the order is the usual one again
+    # the positions the threads of a parallel solve are searching (shared,
+    # NULL when alone): another thread's child is searched last
+    uint64_t* busy
+    uint64_t busy_mask
+    int busy_until         # moves played from which nodes are not marked
     uint64_t refuted       # root moves the last move search proved below its target (bitboard path)
     uint64_t trying        # the root move it was searching when its budget ran out, else 0
     Wide wide_refuted      # the same two on the wide path

@@ -53,10 +53,13 @@ def test_several_threads_score_as_one_on_every_word_type(game, left, seed, threa
         return
     alone, together = Solver(18), Solver(18, threads=threads)
     for weak in (False, True):
-        expected = alone.solve(board, weak=weak, limits=Limits(nodes=3_000_000))
-        if expected is not None:
-            assert together.solve(board, weak=weak) == expected, (board.moves(), weak)
-            assert together.analyze(board, weak=weak) == alone.analyze(board, weak=weak), board.moves()
+        expected = alone.solve(board, weak=weak, limits=Limits(nodes=1_000_000))
+        if expected is None:
+            continue
+        assert together.solve(board, weak=weak) == expected, (board.moves(), weak)
+        scores = alone.analyze(board, weak=weak, limits=Limits(nodes=1_000_000))
+        if scores is not None:  # a bad move's exact score may cost far more than the position's
+            assert together.analyze(board, weak=weak) == scores, board.moves()
 
 
 def test_a_node_budget_ends_every_thread_and_leaves_the_table_sound():

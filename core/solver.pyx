@@ -1152,8 +1152,9 @@ cdef class Solver:
             worker.start()
         with nogil:
             r = self._solve_root(s)
-            if not s.aborted:
-                self._halt_team()
+            # done, stopped, or out of budget: the helpers' budgets are the
+            # same, but the main thread's clock is the call's
+            self._halt_team()
         for worker in workers:
             worker.join()
         s.stop_requested = self.stop_wanted

@@ -83,8 +83,12 @@ def test_the_spin_follows_the_median_of_the_last_samples(counts, cpus):
 def test_the_count_leaves_out_the_judges_own_players():
     # two busy loops: running whatever the machine does, so leaving them out
     # of the count (as the judge's players) takes exactly two off it
-    loops = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(2)]
+    loops = [subprocess.Popen([sys.executable, "-c", "print('spinning', flush=True)\nwhile True: pass"],
+                              stdout=subprocess.PIPE) for _ in range(2)]
     try:
+        # counted only once both spin: a python starting up on a busy machine
+        # (the suite's other worker) sleeps on its files and is not running
+        assert [loop.stdout.readline() for loop in loops] == [b"spinning\n"] * 2
         pids = [loop.pid for loop in loops]
         differences = [others_running([]) - others_running(pids) for _ in range(21)]
     finally:

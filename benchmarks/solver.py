@@ -37,6 +37,7 @@ from plots import time_curves
 
 from clinea.core import Board
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
+from clinea.solved_tables import board_size
 
 FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
 
@@ -87,13 +88,11 @@ def positions(name: str, args: argparse.Namespace) -> list[tuple[str, int]]:
     return [(moves, sign(int(score)) if args.weak else int(score)) for moves, score in lines]
 
 
-def board_size(text: str) -> tuple[int, int]:
-    """'7x6' as (7, 6): a bitboard of 4 to 64 cells with a row above each column."""
-    try:
-        columns, rows = (int(part) for part in text.lower().split("x"))
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not COLUMNSxROWS, as 7x6") from None
-    if not (columns >= 4 or rows >= 4) or columns < 1 or rows < 1 or columns * (rows + 1) > 64:
+def bitboard_size(text: str) -> tuple[int, int]:
+    """`clinea solved-tables`' COLUMNSxROWS, on a board of at most 64 bits
+    (a row above each column) where 4 in a row fits."""
+    columns, rows = board_size(text)
+    if not (columns >= 4 or rows >= 4) or columns * (rows + 1) > 64:
         raise argparse.ArgumentTypeError(f"{text!r} is out of range: allowed boards where 4 in a row fits and "
                                          "columns x (rows + 1) is at most 64")
     return columns, rows
@@ -211,7 +210,7 @@ def main() -> None:
     parser.add_argument("--empty-board", nargs="*", type=int, metavar="THREADS",
                         help="also solve the empty 7x6 board without the book, exact and weak, on each of these "
                              "numbers of threads, 1..64 (default when given alone: 1 2)")
-    parser.add_argument("--empty-size", type=board_size, default=(7, 6), metavar="COLUMNSxROWS",
+    parser.add_argument("--empty-size", type=bitboard_size, default=(7, 6), metavar="COLUMNSxROWS",
                         help="the board of --empty-board (default 7x6)")
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,

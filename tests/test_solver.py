@@ -402,6 +402,40 @@ def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
     assert checked > 0
 
 
+def test_play_value_races_the_columns_to_a_move_that_keeps_the_score():
+    # standard positions whose move search takes several rounds of the
+    # race between the columns (tens of thousands to a million nodes):
+    # the move found keeps the file's score, weak and exact, whether the
+    # score is solved first or given as known (the last column not refuted
+    # is then taken unsearched), and the budget of a call bounds the race
+    solver, truth = Solver(20), Solver(20)
+    raced = 0
+    for moves, expected in pons_lines("Test_L1_R2", 6) + pons_lines("Test_L2_R2", 30)[::3]:
+        board = Board.from_string(moves)
+        for weak in (True, False):
+            value = sign(expected) if weak else expected
+            if weak and value < 0:
+                continue
+            for known in (None, value):
+                solver.reset()
+                col, score = solver.play_value(board, weak=weak, at_least=known)
+                raced += solver.nodes > 16_000
+                assert score == value, (moves, weak, known)
+                board.play(col)
+                kept = -truth.solve(board, weak=weak) if not board.is_over() else value
+                board.undo()
+                assert kept >= value, (moves, col, weak, known)
+            solver.reset()
+            unreachable = solver.reach(board, value + 1, weak=weak) if not weak or value < 1 else None
+            if unreachable is not None:
+                assert unreachable.proven and unreachable.move is None, (moves, weak)
+            for budget in (20_000, 200_000):
+                solver.reset()
+                if solver.play_value(board, weak=weak, limits=Limits(nodes=budget)) is None:
+                    assert solver.nodes <= budget + 1, (moves, weak, budget, solver.nodes)
+    assert raced >= 10
+
+
 def test_play_value_gives_up_when_the_budget_runs_out():
     board = Board.from_moves([3, 3, 3, 3, 3, 1, 1, 1, 1, 5, 5, 5])
     assert Solver(16).play_value(board, weak=True, limits=Limits(nodes=1000)) is None

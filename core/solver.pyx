@@ -1327,9 +1327,12 @@ cdef class Solver:
         every move loses. None if `limits` ran out.
 
         One solve of `board` (at the book's ply, a lookup) and one search
-        at the root for a move that reaches its score, in the solver's own
-        move order, rather than a solve of every column as in `analyze`:
-        the moves that lose are never proved to lose.
+        at the root for a move that reaches its score, a race between the
+        columns in rounds of growing node budgets, the solver's own move
+        order given the most (race_root), rather than a solve of every
+        column as in `analyze`: the moves that lose are proved to lose
+        only as far as it takes to find one that does not, and the last
+        column left is not searched at all.
 
         `at_least`: a score the side to move is known to reach (on the
         scale of `weak`), such as its score before the opponent's last

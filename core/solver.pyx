@@ -874,14 +874,13 @@ cdef int race_root(SolveState* s, Bits cur, Bits mask, int n, int target, bint r
             if decided[i]:
                 continue
             col = moves[i]
-            if reachable and left == 1:
+            if left == 1:
                 return col
             m = b_and(nonlosing, column_of(s, mask, col))
             if budget:
                 s.max_nodes = s.nodes + max(1, budget >> (i if i < RACE_RANKS else RACE_RANKS))
                 if max_nodes and s.max_nodes > max_nodes:
                     s.max_nodes = max_nodes
-            trying_of(s, cur)[0] = m
             v = -negamax(s, other, b_or(mask, m), n + 1, -target, -target + 1, <Bits*>NULL,
                          mirror_after(s, image, m, col, n))
             s.max_nodes = max_nodes
@@ -894,14 +893,11 @@ cdef int race_root(SolveState* s, Bits cur, Bits mask, int n, int target, bint r
                     return -1
                 s.aborted = False  # only this round's budget: the move waits for the next
                 continue
-            trying_of(s, cur)[0] = b_zero(m)
             if v >= target:
                 return col
             refuted_of(s, cur)[0] = b_or(refuted_of(s, cur)[0], m)
             decided[i] = True
             left -= 1
-            if left == 0:
-                return -1
         if budget:
             budget *= RACE_GROWTH
             if budget > RACE_LAST_NODES:

@@ -121,7 +121,7 @@ bench: install
 # times another solver on the same positions (see benchmarks/solver.py for
 # the answer format it must print).
 bench-solver: install
-	$(PY) benchmarks/solver.py --fhourstones --empty-board 1 2 $(if $(AGAINST),--against '$(AGAINST)')
+	$(PY) benchmarks/solver.py --fhourstones --move-search --empty-board 1 2 $(if $(AGAINST),--against '$(AGAINST)')
 
 # The judge alone, then the player driver's CPU per move; AGAINST=DIR also
 # measures the clinea checkout in DIR (built there with make), interleaved

@@ -19,6 +19,10 @@ its time is the wall time of the whole run divided by the positions
 scratch in both modes, beside the nodes Fhourstones searches (issue 27:
 a smaller tree).
 
+--move-search times the search strong makes for a move once it knows
+the score (play_value given it): the nodes of the root's race between
+the columns, weak on the won and drawn positions, exact on every one.
+
 --empty-board solves the game itself, the empty 7x6 board without the
 book, exact and weak, on each number of threads given (default 1 and 2):
 wall and CPU seconds (all threads'), nodes, nodes per CPU second.
@@ -154,6 +158,34 @@ def run_empty_board(thread_counts: list[int], size: tuple[int, int], tt_log2: in
                   f"{cpu:7.1f}s {solver.nodes / max(cpu, 1e-9) / 1e6:12.2f}", flush=True)
 
 
+def run_move_search(args: argparse.Namespace) -> None:
+    """play_value on the positions of the files, the score given (strong
+    knows it from the book, or from its own last move): the root's move
+    search alone, weak (the won and drawn positions: in a lost one any
+    move keeps the loss) and exact (every position), a fresh table each."""
+    print("\nthe move search (play_value, the score given; weak: won and drawn positions), a fresh table each")
+    print(f"{'file':11} {'mode':5} {'positions':>9} {'nodes':>13} {'p99':>10} {'max':>10} {'CPU':>8}")
+    solver = Solver(args.tt_log2, book=not args.no_book)
+    for name in args.files:
+        for weak in (True, False):
+            counts, cpu = [], 0.0
+            for moves, score in positions(name, args):
+                value = sign(score) if weak else score
+                if value < 0 and weak:
+                    continue  # a weak loss: any move keeps it
+                board = Board.from_string(moves)
+                solver.reset()
+                solver.prepare(board)
+                start = time.process_time()
+                solver.play_value(board, weak=weak, at_least=value)
+                cpu += time.process_time() - start
+                counts.append(solver.nodes)
+            if counts:
+                ordered = sorted(counts)
+                print(f"{name:11} {'weak' if weak else 'exact':5} {len(counts):9d} {sum(counts):13,} "
+                      f"{ordered[int(0.99 * (len(ordered) - 1))]:10,} {ordered[-1]:10,} {cpu:7.2f}s", flush=True)
+
+
 def run_reference(command: str, cases: list[tuple[str, int]], weak: bool) -> Run:
     """Feeds every position to `command` at once and reads its answers."""
     start = time.perf_counter()
@@ -192,6 +224,7 @@ def main() -> None:
                                      epilog="examples:\n  python benchmarks/solver.py --l1r3-sample 10 --weak\n"
                                             "  python benchmarks/solver.py --files Test_L3_R1 --fhourstones\n"
                                             "  python benchmarks/solver.py --files Test_L3_R1 --empty-board 1 2\n"
+                                            "  python benchmarks/solver.py --files Test_L2_R2 Test_L1_R2 --move-search\n"
                                             "  python benchmarks/solver.py --files Test_L2_R2 --against "
                                             "\"./c4solver-adapter\"",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -212,6 +245,8 @@ def main() -> None:
                              "numbers of threads, 1..64 (default when given alone: 1 2)")
     parser.add_argument("--empty-size", type=bitboard_size, default=(7, 6), metavar="COLUMNSxROWS",
                         help="the board of --empty-board (default 7x6)")
+    parser.add_argument("--move-search", action="store_true",
+                        help="also time play_value's move search, the score given (weak: won and drawn positions)")
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help="folder holding the standard files (default: the repository's tests/data/pons)")
@@ -249,6 +284,8 @@ def main() -> None:
             mean = statistics.fmean(theirs[name].times) / statistics.fmean(ours[name].times)
             median = statistics.median(theirs[name].times) / statistics.median(ours[name].times)
             print(f"{name:11} {mean:25.2f} {median:22.2f}")
+    if args.move_search:
+        run_move_search(args)
     if args.fhourstones is not None:
         run_fhourstones(args.fhourstones or list(FHOURSTONES), args.tt_log2)
     if args.empty_board is not None:

@@ -103,3 +103,28 @@ def test_an_empty_board_option_out_of_range_is_named(tmp_path):
     result = run_benchmark(tmp_path, "--empty-board", "--empty-size", "9x8")
     assert result.returncode == 2
     assert "'9x8' is out of range" in result.stderr
+
+
+def test_the_move_search_counts_play_values_nodes(tmp_path):
+    # the same searches done here, position by position, give the same
+    # node totals: weak over the won and drawn positions, exact over all
+    lines = pons_lines("Test_L2_R2", 8)
+    result = run_benchmark(tmp_path, "--files", "Test_L2_R2", "--limit", "8", "--move-search")
+    assert result.returncode == 0, result.stderr
+    table = result.stdout.split("the move search")[1]
+    found = {row[1]: row for row in map(str.split, table.splitlines()) if row[:1] == ["Test_L2_R2"]}
+    solver = Solver(16)
+    for mode, weak in (("weak", True), ("exact", False)):
+        counts = []
+        for moves, score in lines:
+            value = sign(score) if weak else score
+            if weak and value < 0:
+                continue
+            board = Board.from_string(moves)
+            solver.reset()
+            solver.prepare(board)
+            solver.play_value(board, weak=weak, at_least=value)
+            counts.append(solver.nodes)
+        assert found[mode][2] == str(len(counts)), mode
+        assert int(found[mode][3].replace(",", "")) == sum(counts) > 0, mode
+        assert int(found[mode][5].replace(",", "")) == max(counts), mode

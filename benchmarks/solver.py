@@ -20,8 +20,9 @@ scratch in both modes, beside the nodes Fhourstones searches (issue 27:
 a smaller tree).
 
 --move-search times the search strong makes for a move once it knows
-the score (play_value given it): the nodes of the root's race between
-the columns, weak on the won and drawn positions, exact on every one.
+the score (play_value given it): the nodes of the root's search for a
+column keeping it, weak on the won and drawn positions, exact on every
+one (the nodes are the same run to run: compare builds by them).
 
 --empty-board solves the game itself, the empty 7x6 board without the
 book, exact and weak, on each number of threads given (default 1 and 2):

@@ -99,4 +99,4 @@ cdef class Solver:
     cdef int _solve_root(self, SolveState* s) noexcept nogil
     cdef void _halt_team(self) noexcept nogil
     cdef object _root_at_once(self, Board board, bint weak)
-    cdef int _root_move(self, Board board, int target, bint reachable) except -2
+    cdef int _root_move(self, Board board, int target) except -2

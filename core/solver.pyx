@@ -159,11 +159,6 @@ cdef enum:
     # exact mode's nodes). Then it asks "score >= 0", then "score > 0".
     WEAK_SPREAD = 2
     CLAIMED_FIRST = 1000  # sorted_moves: a move leaving the opponent no line under claimeven goes first
-    RACE_FIRST_NODES = 16000  # race_root's first round, for the first move in order
-    RACE_GROWTH = 4
-    RACE_RANKS = 20          # the budget halves per rank in the move order, this many times at most
-    RACE_LAST_NODES = 1 << 30  # past it a round has no budget of its own
-    RACE_NOT_RUN = -3
     ETC_LEFT = 8       # child_cutoff at nodes with more moves left than this
     NEAR_LOG2 = 17    # 1 MB: stays in a core's L2/L3 cache
     NEAR_MOVES = 16   # positions this close to the end of the game use it
@@ -798,110 +793,16 @@ cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak) noexcept no
     return bisected_score(&window, weak)
 
 
-cdef int root_move(SolveState* s, Bits cur, Bits mask, int n, int target, bint reachable) except -2:
+cdef int root_move(SolveState* s, Bits cur, Bits mask, int n, int target) except -2:
     """play_value's search at the root for a move reaching `target`: its
-    column, or -1 when none does (or the budget ran out: s.aborted).
-    `reachable`: the side to move is known to reach `target` (its proven
-    score, or a bound on it), so the last move not refuted reaches it."""
+    column, or -1 when none does (or the budget ran out: s.aborted)."""
     cdef Bits chosen = b_zero(cur)
     cdef int reached
-    cdef int column
     with nogil:
-        column = race_root(s, cur, mask, n, target, reachable)
-        if column == RACE_NOT_RUN:
-            reached = negamax(s, cur, mask, n, target - 1, target, &chosen, mirror_of(s, cur, mask))
-    if column != RACE_NOT_RUN:
-        return column
+        reached = negamax(s, cur, mask, n, target - 1, target, &chosen, mirror_of(s, cur, mask))
     if s.aborted or reached < target or not b_any(chosen):
         return -1
     return b_lowest_index(chosen) // s.g.stride
-
-
-cdef inline bint budget_spent(SolveState* s, long long max_nodes) noexcept nogil:
-    """Whether the call's own budget (not a race round's) stopped the search."""
-    return s.stop_requested or s.deadline.passed or (max_nodes and s.nodes > max_nodes)
-
-
-cdef int race_root(SolveState* s, Bits cur, Bits mask, int n, int target, bint reachable) noexcept nogil:
-    """root_move's search for a target the side to move is known to reach
-    (`reachable`), where two or more moves do not lose at once: a race
-    between the moves. In rounds of growing node budgets (from
-    RACE_FIRST_NODES, times RACE_GROWTH), each move not yet decided is
-    searched for `target` in the solver's move order, the k-th in order on
-    the round's budget halved k times (the order is usually right), until
-    one reaches it; the last move not refuted reaches it unsearched. Why:
-    the moves' proofs differ by orders of magnitude, and the first move in
-    order can cost far more to refute than another move costs to prove
-    (0.52 M nodes against 0.08 M in a 14-stone 7x6 position); a race finds
-    the cheap one in a round or two, where a search in order had to finish
-    every move before it. What an unfinished round searched is not stored,
-    but what its subtrees proved is, so the next round starts from there.
-    On 474 positions of the standard files (the won and drawn ones) it
-    took the weak move search from 5.67 M nodes to 4.44 M in all and the
-    costliest from 0.96 M to 0.64 M; the most a position lost was 1.55x,
-    on a cheap one. Returns the column, -1 when no move reaches the target
-    or the call's budget ran out (s.aborted; trying_of then holds the
-    first undecided move in order), or RACE_NOT_RUN."""
-    cdef Bits possible, opp_win, forced, nonlosing, m, other = b_xor(cur, mask)
-    cdef int moves[SOLVER_MAX_COLUMNS]
-    cdef uint64_t keys[SOLVER_MAX_COLUMNS]
-    cdef bint decided[SOLVER_MAX_COLUMNS]
-    cdef int i, first, col, v, count, left, claimed = OPEN
-    cdef long long max_nodes = s.max_nodes
-    cdef long long budget = RACE_FIRST_NODES
-    cdef Mirror image = mirror_of(s, cur, mask)
-    if n + 2 >= s.g.max_moves or not reachable:
-        # a target that may be out of reach (reach's) is searched in order:
-        # where no column reaches it, every column is refuted anyway, and
-        # the rounds cut short only add to that (strong's draw-then-win
-        # searches on 784 positions of 13 to 22 stones: 4 % more nodes)
-        return RACE_NOT_RUN
-    possible = playable(s, mask)
-    opp_win = winning(s, other, mask)
-    forced = b_and(possible, opp_win)
-    if b_any(forced):
-        return RACE_NOT_RUN  # at most one move to try
-    nonlosing = b_and(possible, b_not(b_shr(opp_win, 1)))
-    if not b_several(nonlosing):
-        return RACE_NOT_RUN
-    refuted_of(s, cur)[0] = b_and(possible, b_not(nonlosing))
-    count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed)
-    for i in range(count):
-        decided[i] = False
-    left = count
-    while True:
-        for i in range(count):
-            if decided[i]:
-                continue
-            col = moves[i]
-            if left == 1:
-                return col
-            m = b_and(nonlosing, column_of(s, mask, col))
-            if budget:
-                s.max_nodes = s.nodes + max(1, budget >> (i if i < RACE_RANKS else RACE_RANKS))
-                if max_nodes and s.max_nodes > max_nodes:
-                    s.max_nodes = max_nodes
-            v = -negamax(s, other, b_or(mask, m), n + 1, -target, -target + 1, <Bits*>NULL,
-                         mirror_after(s, image, m, col, n))
-            s.max_nodes = max_nodes
-            if s.aborted:
-                if budget_spent(s, max_nodes):
-                    for first in range(count):
-                        if not decided[first]:
-                            trying_of(s, cur)[0] = b_and(nonlosing, column_of(s, mask, moves[first]))
-                            break
-                    return -1
-                s.aborted = False  # only this round's budget: the move waits for the next
-                continue
-            if v >= target:
-                return col
-            refuted_of(s, cur)[0] = b_or(refuted_of(s, cur)[0], m)
-            decided[i] = True
-            left -= 1
-        if budget:
-            budget *= RACE_GROWTH
-            if budget > RACE_LAST_NODES:
-                budget = 0  # no limit but the call's
 
 
 cdef void four_words(Board board, Wide4* cur, Wide4* mask) noexcept:
@@ -1327,12 +1228,9 @@ cdef class Solver:
         every move loses. None if `limits` ran out.
 
         One solve of `board` (at the book's ply, a lookup) and one search
-        at the root for a move that reaches its score, a race between the
-        columns in rounds of growing node budgets, the solver's own move
-        order given the most (race_root), rather than a solve of every
-        column as in `analyze`: the moves that lose are proved to lose
-        only as far as it takes to find one that does not, and the last
-        column left is not searched at all.
+        at the root for a move that reaches its score, in the solver's own
+        move order, rather than a solve of every column as in `analyze`:
+        the moves that lose are never proved to lose.
 
         `at_least`: a score the side to move is known to reach (on the
         scale of `weak`), such as its score before the opponent's last
@@ -1360,7 +1258,7 @@ cdef class Solver:
                 return None
         if weak and value < 0:
             return None, value
-        found = self._root_move(board, value, True)
+        found = self._root_move(board, value)
         if s.aborted:
             return None
         if found < 0:
@@ -1390,8 +1288,7 @@ cdef class Solver:
                 quick = (found, scores[found])
         elif quick is None:
             # a weak loss is any score: the worst there is
-            found = self._root_move(board, target if not weak or target >= 0 else lose_now(&self.s, board.c_moves()),
-                                    False)
+            found = self._root_move(board, target if not weak or target >= 0 else lose_now(&self.s, board.c_moves()))
             quick = (found, target) if found >= 0 else (None, None)
         done = not self.s.aborted
         move = quick[0] if done and quick[0] is not None and quick[1] >= target else None
@@ -1423,19 +1320,19 @@ cdef class Solver:
             return None, None
         return None
 
-    cdef int _root_move(self, Board board, int target, bint reachable) except -2:
+    cdef int _root_move(self, Board board, int target) except -2:
         """root_move on the words of `board` (after _root_at_once): the
         column reaching `target`, or -1 (none does, or s.aborted)."""
         cdef SolveState* s = &self.s
         cdef int n = board.c_moves()
         cdef Wide4 cur4, mask4
         if s.g.bitboard:
-            return root_move(s, board.c_stones(board.c_side()), board.c_occupied(), n, target, reachable)
+            return root_move(s, board.c_stones(board.c_side()), board.c_occupied(), n, target)
         if s.g.wide:
             return root_move(s, board.c_wide_stones(board.c_side()),
-                             wide_or(board.c_wide_stones(0), board.c_wide_stones(1)), n, target, reachable)
+                             wide_or(board.c_wide_stones(0), board.c_wide_stones(1)), n, target)
         four_words(board, &cur4, &mask4)
-        return root_move(s, cur4, mask4, n, target, reachable)
+        return root_move(s, cur4, mask4, n, target)
 
     @property
     def refuted(self) -> list[int]:

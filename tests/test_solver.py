@@ -402,14 +402,13 @@ def test_a_move_search_cut_short_names_only_moves_proved_below_the_score():
     assert checked > 0
 
 
-def test_play_value_races_the_columns_to_a_move_that_keeps_the_score():
-    # standard positions whose move search takes several rounds of the
-    # race between the columns (tens of thousands to a million nodes):
-    # the move found keeps the file's score, weak and exact, whether the
-    # score is solved first or given as known (the last column not refuted
-    # is then taken unsearched), and the budget of a call bounds the race
+def test_play_value_keeps_the_score_of_standard_positions():
+    # standard positions whose move search takes tens of thousands to a
+    # million nodes: the move found keeps the file's score, weak and exact,
+    # whether the score is solved first or given as known; a target above
+    # the score gives no column; a call's node budget bounds the search
     solver, truth = Solver(20), Solver(20)
-    raced = 0
+    costly = 0
     for moves, expected in pons_lines("Test_L1_R2", 6) + pons_lines("Test_L2_R2", 30)[::3]:
         board = Board.from_string(moves)
         for weak in (True, False):
@@ -419,7 +418,7 @@ def test_play_value_races_the_columns_to_a_move_that_keeps_the_score():
             for known in (None, value):
                 solver.reset()
                 col, score = solver.play_value(board, weak=weak, at_least=known)
-                raced += solver.nodes > 16_000
+                costly += solver.nodes > 16_000
                 assert score == value, (moves, weak, known)
                 board.play(col)
                 kept = -truth.solve(board, weak=weak) if not board.is_over() else value
@@ -433,7 +432,7 @@ def test_play_value_races_the_columns_to_a_move_that_keeps_the_score():
                 solver.reset()
                 if solver.play_value(board, weak=weak, limits=Limits(nodes=budget)) is None:
                     assert solver.nodes <= budget + 1, (moves, weak, budget, solver.nodes)
-    assert raced >= 10
+    assert costly >= 10
 
 
 def test_play_value_gives_up_when_the_budget_runs_out():

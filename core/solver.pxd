@@ -82,6 +82,7 @@ cdef struct Helper:
 cdef class Solver:
     cdef SolveState s
     cdef int threads_
+    cdef long long solo_nodes  # a parallel solve's nodes on one thread before the helpers start
     cdef Helper* helpers       # threads_ - 1 of them, NULL when the solver searches alone
     cdef Root root
     cdef bint stop_wanted      # Solver.stop was called, and resume not since
@@ -95,6 +96,7 @@ cdef class Solver:
     cdef int _set_claimed_rows(self) except -1
     cdef int _choose_book(self, Board board) except -1
     cdef object _solve_position(self, Board board, bint weak)
+    cdef int _solve_solo_first(self) except? -9999
     cdef int _solve_together(self) except? -9999
     cdef int _solve_root(self, SolveState* s) noexcept nogil
     cdef void _halt_team(self) noexcept nogil

@@ -7,13 +7,20 @@ from clinea.core.timeman import Limits as Limits
 from clinea.core.timeman import SearchResult as SearchResult
 
 DEFAULT_TT_LOG2: int
+DEFAULT_SOLO_NODES: int
 
 def centre_first(columns: int) -> list[int]: ...
 def best_column(scores: Sequence[int | None]) -> int | None: ...
 
 class Solver:
     def __init__(
-        self, tt_log2: int = 23, *, force_generic: bool = False, book: bool = True, threads: int = 1
+        self,
+        tt_log2: int = 23,
+        *,
+        force_generic: bool = False,
+        book: bool = True,
+        threads: int = 1,
+        solo_nodes: int = 100_000,
     ) -> None: ...
     @property
     def nodes(self) -> int: ...

@@ -152,6 +152,12 @@ cdef extern from *:
 DEFAULT_TT_LOG2 = 23
 """Default table: 2**23 entries of 8 bytes (64 MB), allocated on first use."""
 
+DEFAULT_SOLO_NODES = 100_000
+"""Nodes a parallel solve searches on one thread before the others join:
+about 8 ms, where starting and joining a helper thread costs 0.15 ms, more
+than an easy position takes (Test_L3_R1: 4 us a position on one thread,
+157 us on two)."""
+
 cdef enum:
     # A weak solve probes first as an exact one does, far from 0, where a
     # probe is cheap: a quick win or loss settles the sign at once, where
@@ -922,16 +928,23 @@ cdef class Solver:
     a move another thread is searching (simplified ABDADA), and the first
     to finish answers; the scores are the same, the nodes (every
     thread's) are not reproducible. `analyze` and `solve` use them,
-    `play_value`'s move search does not.
+    `play_value`'s move search does not. A position is first searched
+    on this thread alone for ``solo_nodes`` nodes (default
+    DEFAULT_SOLO_NODES; 0: the threads at once): starting and joining the
+    others costs more than most positions of a file take.
     """
 
-    def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False, bint book=True, int threads=1):
+    def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False, bint book=True, int threads=1,
+                  long long solo_nodes=DEFAULT_SOLO_NODES):
         if not 8 <= tt_log2 <= 30:
             raise ValueError(f"tt_log2={tt_log2} is out of range: allowed 8..30")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads={threads} is out of range: allowed 1..{MAX_THREADS}")
+        if solo_nodes < 0:
+            raise ValueError(f"solo_nodes={solo_nodes} is out of range: allowed 0 (the threads at once) or more")
         memset(&self.s, 0, sizeof(SolveState))
         self.threads_ = threads
+        self.solo_nodes = solo_nodes
         self.helpers = NULL
         if threads > 1:
             self.helpers = <Helper*>calloc(threads - 1, sizeof(Helper))
@@ -1113,7 +1126,7 @@ cdef class Solver:
                 self.root.path = ROOT_WIDE4
                 four_words(board, &self.root.cur4, &self.root.mask4)
             if self.threads_ > 1:
-                r = self._solve_together()
+                r = self._solve_solo_first()
             else:
                 with nogil:
                     r = self._solve_root(s)
@@ -1128,6 +1141,24 @@ cdef class Solver:
         if self.root.path == ROOT_WIDE:
             return solve(s, self.root.wide_cur, self.root.wide_mask, self.root.n, self.root.weak)
         return solve(s, self.root.cur4, self.root.mask4, self.root.n, self.root.weak)
+
+    cdef int _solve_solo_first(self) except? -9999:
+        """_solve_root of self.root on this thread within solo_nodes, then,
+        if it did not finish, _solve_together: what the solo search proved
+        stays in the table for the team, and its nodes count in s.nodes."""
+        cdef SolveState* s = &self.s
+        cdef long long budget = s.max_nodes
+        cdef int r
+        if self.solo_nodes:
+            if budget == 0 or s.nodes + self.solo_nodes < budget:
+                s.max_nodes = s.nodes + self.solo_nodes
+            with nogil:
+                r = self._solve_root(s)
+            s.max_nodes = budget
+            if not s.aborted or s.stop_requested or s.deadline.passed or (budget and s.nodes > budget):
+                return r  # done, or the call's own budget ran out
+            s.aborted = False
+        return self._solve_together()
 
     cdef int _solve_together(self) except? -9999:
         """_solve_root of self.root on threads_ threads: this one and

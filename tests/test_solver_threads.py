@@ -25,8 +25,8 @@ from clinea.core.timeman import Limits
 ])
 def test_standard_positions_match_exactly_on_several_threads(threads, name, take):
     # one solver for the file: what every thread leaves in the shared table
-    # must hold for the next position
-    solver = Solver(20, threads=threads, book=False)
+    # must hold for the next position (the helpers start at once)
+    solver = Solver(20, threads=threads, book=False, solo_nodes=0)
     for moves, expected in pons_lines(name)[take]:
         board = Board.from_string(moves)
         assert solver.solve(board) == expected, moves
@@ -51,7 +51,7 @@ def test_several_threads_score_as_one_on_every_word_type(game, left, seed, threa
     board = random_position(game, left, seed)
     if board is None:
         return
-    alone, together = Solver(18), Solver(18, threads=threads)
+    alone, together = Solver(18), Solver(18, threads=threads, solo_nodes=0)
     for weak in (False, True):
         expected = alone.solve(board, weak=weak, limits=Limits(nodes=1_000_000))
         if expected is None:
@@ -63,7 +63,7 @@ def test_several_threads_score_as_one_on_every_word_type(game, left, seed, threa
 
 
 def test_a_node_budget_ends_every_thread_and_leaves_the_table_sound():
-    solver = Solver(20, threads=2, book=False)
+    solver = Solver(20, threads=2, book=False, solo_nodes=0)
     empty = Board(7, 6, 4)
     started = time.monotonic()
     assert solver.solve(empty, limits=Limits(nodes=20_000)) is None
@@ -88,6 +88,35 @@ def test_stop_from_another_thread_ends_every_thread():
     assert solver.solve(Board.from_string(moves)) is None  # stopped until resume
     solver.resume()
     assert solver.solve(Board.from_string(moves)) == expected
+
+
+def test_a_position_is_searched_alone_first_and_with_the_helpers_only_past_solo_nodes():
+    # positions that take fewer nodes than solo_nodes are searched as by one
+    # thread, node for node (no helper started); a costlier one gets the
+    # helpers after solo_nodes, and their nodes add to the count
+    alone = Solver(20, book=False)
+    together = Solver(20, book=False, threads=2, solo_nodes=50_000)
+    solved_alone = 0
+    for moves, expected in pons_lines("Test_L2_R2")[:40] + pons_lines("Test_L1_R2")[:3]:
+        board = Board.from_string(moves)
+        alone.reset()
+        together.reset()
+        assert alone.solve(board) == expected == together.solve(board), moves
+        if alone.nodes <= 50_000:
+            assert together.nodes == alone.nodes, moves
+            solved_alone += 1
+        else:
+            assert together.nodes > 50_000, moves
+    assert 0 < solved_alone < 43
+    # the call's own budget still ends the solo search
+    together.reset()
+    assert together.solve(Board(7, 6, 4), limits=Limits(nodes=20_000)) is None
+    assert together.nodes == 20_001
+
+
+def test_solo_nodes_out_of_range_is_named():
+    with pytest.raises(ValueError, match=r"solo_nodes=-1 is out of range: allowed 0 \(the threads at once\) or more"):
+        Solver(threads=2, solo_nodes=-1)
 
 
 @pytest.mark.parametrize("threads", [0, 65, -1])

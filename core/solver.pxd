@@ -74,8 +74,9 @@ cdef struct Root:
 
 cdef struct Helper:
     # one helper thread of a parallel solve: its own state, sharing the
-    # solver's tables and book, and what it found
+    # solver's far table and book, and what it found
     SolveState s
+    TransTable near        # its own near table (s.near points here during a solve)
     int score
     bint done
 

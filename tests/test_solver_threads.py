@@ -114,6 +114,24 @@ def test_a_position_is_searched_alone_first_and_with_the_helpers_only_past_solo_
     assert together.nodes == 20_001
 
 
+def test_the_helpers_own_tables_are_forgotten_with_the_game():
+    # the same cells under other rules (a token limit that ends the game
+    # two or four stones early) are other positions with other values, near
+    # the end where the helpers' own tables keep them: one two-thread solver
+    # going from one game to the other and back answers as fresh one-thread
+    # solvers do
+    together = Solver(18, threads=2, book=False, solo_nodes=0)
+    openings = [moves for moves, _ in pons_lines("Test_L2_R2")[:60] if len(moves) <= 18][:12]
+    games = [(7, 6, 4, None), (7, 6, 4, 20), (7, 6, 4, None), (7, 6, 4, 19)]
+    cases = [(moves, rules) for rules in games for moves in openings]
+    for moves, rules in cases:
+        board = Board.from_moves([int(ch) - 1 for ch in moves], *rules)
+        if board.is_over():
+            continue
+        expected = Solver(18, book=False).solve(board)
+        assert together.solve(board) == expected, (moves, rules)
+
+
 def test_solo_nodes_out_of_range_is_named():
     with pytest.raises(ValueError, match=r"solo_nodes=-1 is out of range: allowed 0 \(the threads at once\) or more"):
         Solver(threads=2, solo_nodes=-1)

@@ -91,9 +91,10 @@ order, a table keyed on the Zobrist key): exact but slower.
 A budget (``Limits``: nodes, seconds) aborts a call, which then returns
 None; nothing computed in an aborted subtree reaches the table.
 
-``Solver(threads=N)`` solves on N threads sharing the two tables. Each
-thread searches the whole tree; a node more than BUSY_LEFT moves from the
-end is marked while a thread is in it, and a thread reaching a marked child
+``Solver(threads=N)`` solves on N threads sharing the large table (each
+helper keeps its own near table: see _solve_together). Each thread
+searches the whole tree; a node more than BUSY_LEFT moves from the end
+is marked while a thread is in it, and a thread reaching a marked child
 (but its first move) searches it last, by when the table may answer it
 (ABDADA, simplified to a mark per node). The empty 7x6 board on two
 threads searched 16 % more nodes than on one; on this machine's two
@@ -924,7 +925,7 @@ cdef class Solver:
     p = 21) at 12 stones, in the opening book (`clinea.core.book`), when its
     package is installed; ``book=False`` searches to the end of the game.
     ``threads=N`` (1..64) solves a position on the bitboard paths with N
-    threads sharing the tables: each searches the whole tree, putting off
+    threads sharing the large table: each searches the whole tree, putting off
     a move another thread is searching (simplified ABDADA), and the first
     to finish answers; the scores are the same, the nodes (every
     thread's) are not reproducible. `analyze` and `solve` use them,

@@ -33,7 +33,9 @@ cdef struct SolveState:
     TransTable near
     int code_bits          # low bits of an entry holding the bound: 8, or 16 when scores pass 63
     int code_offset        # an upper bound v is stored as v + code_offset, a lower one as v + 3 * code_offset
-    uint64_t check_mask    # the key bits an entry keeps above its code
+    int payload_bits       # code_bits and the bits of an entry's table move (its column + 1, 0: none)
+    int move_mask          # the table move's bits (0 where the tables have no room for it)
+    uint64_t check_mask    # the key bits an entry keeps above them
     int near_from          # moves played from which a position belongs to `near`
     BookView book          # exact scores at book.ply stones (-1: none for this game)
     # the budget of the current call

@@ -45,7 +45,11 @@ fetched while its moves were sorted: one that bounds a child low enough
 cuts the node off without a search (enhanced transposition cutoff), and
 a move that leaves the opponent under claimeven with no line goes first
 (a win if the opponent's claim leaves this side a line). At every node a
-move whose child's entry proves it fails low is not searched. The large
+move whose child's entry proves it fails low is not searched, and the
+move that last cut the node off (kept in its entry beside the bound)
+goes first: the bisection's next probe and a transposition meet it again
+(the 20-position sample of Test_L1_R3 without the book: 39.9 M nodes to
+37.5 M; the other files and the empty board within 0.5 %). The large
 table keys a position and its mirror image alike, and a symmetric
 position searches one move of each mirrored pair: on the empty 7x5 board
 that halves the tree (45.6 M nodes to 20.6 M), on the empty 7x6 board,
@@ -228,23 +232,34 @@ cdef inline uint64_t mix(uint64_t x) noexcept nogil:
     return x
 
 
-# Entry: (mixed key >> log2) << code_bits | code. Code 0 is empty; an upper
-# bound v is stored as v + code_offset, a lower bound as v + 3 * code_offset,
-# with |v| < code_offset. Eight bits (offset 64) hold every game of at most
-# 126 moves, the bitboard path's included, where they keep the whole key
-# (log2 >= 8); longer games need 16 bits (offset 2**14, every board up to
-# 128 x 128), whose keys are Zobrist hashes anyway, checked on 48 bits.
+# Entry: (mixed key >> log2) << payload_bits | move << code_bits | code.
+# Code 0 is empty; an upper bound v is stored as v + code_offset, a lower
+# bound as v + 3 * code_offset, with |v| < code_offset. Eight bits (offset
+# 64) hold every game of at most 126 moves, the bitboard path's included;
+# longer games need 16 bits (offset 2**14, every board up to 128 x 128).
+# The move (the column that last cut the position off, + 1; 0: none) takes
+# the bits a column needs where both tables have that many index bits to
+# spare (2**11 entries on 7x6), else none, so that the slot and the check
+# bits keep the whole 64-bit key wherever the table has 2**code_bits
+# entries or more.
 cdef inline TransTable* table_for(SolveState* s, int n) noexcept nogil:
     return &s.near if n >= s.near_from else &s.far
 
 
-cdef inline int tt_get(SolveState* s, uint64_t key, int n) noexcept nogil:
+cdef inline int tt_entry(SolveState* s, uint64_t key, int n) noexcept nogil:
+    """The entry of the position of key `key` below its check bits (its
+    table move << code_bits | its code), 0 when the slot holds no entry of it."""
     cdef TransTable* t = table_for(s, n)
     cdef uint64_t h = mix(key)
     cdef uint64_t e = t.entries[h & t.index_mask]
-    if (e >> s.code_bits) == ((h >> t.log2) & s.check_mask):
-        return <int>(e & ((<uint64_t>1 << s.code_bits) - 1))
+    if (e >> s.payload_bits) == ((h >> t.log2) & s.check_mask):
+        return <int>(e & ((<uint64_t>1 << s.payload_bits) - 1))
     return 0
+
+
+cdef inline int tt_get(SolveState* s, uint64_t key, int n) noexcept nogil:
+    """The code of the position's entry: its bound (0: none)."""
+    return tt_entry(s, key, n) & ((1 << s.code_bits) - 1)
 
 
 cdef inline void tt_prefetch(SolveState* s, uint64_t key, int n) noexcept nogil:
@@ -252,18 +267,19 @@ cdef inline void tt_prefetch(SolveState* s, uint64_t key, int n) noexcept nogil:
     __builtin_prefetch(&t.entries[mix(key) & t.index_mask])
 
 
-cdef inline void tt_put(SolveState* s, uint64_t key, int code, int n) noexcept nogil:
+cdef inline void tt_put(SolveState* s, uint64_t key, int code, int n, int move) noexcept nogil:
     cdef TransTable* t = table_for(s, n)
     cdef uint64_t h = mix(key)
-    t.entries[h & t.index_mask] = (((h >> t.log2) & s.check_mask) << s.code_bits) | <uint64_t>code
+    t.entries[h & t.index_mask] = ((((h >> t.log2) & s.check_mask) << s.payload_bits)
+                                   | (<uint64_t>(move & s.move_mask) << s.code_bits) | <uint64_t>code)
 
 
-cdef inline void tt_put_upper(SolveState* s, uint64_t key, int v, int n) noexcept nogil:
-    tt_put(s, key, v + s.code_offset, n)
+cdef inline void tt_put_upper(SolveState* s, uint64_t key, int v, int n, int move) noexcept nogil:
+    tt_put(s, key, v + s.code_offset, n, move)
 
 
-cdef inline void tt_put_lower(SolveState* s, uint64_t key, int v, int n) noexcept nogil:
-    tt_put(s, key, v + 3 * s.code_offset, n)
+cdef inline void tt_put_lower(SolveState* s, uint64_t key, int v, int n, int move) noexcept nogil:
+    tt_put(s, key, v + 3 * s.code_offset, n, move)
 
 
 cdef enum:
@@ -296,14 +312,17 @@ cdef inline int within_bounds(int lo, int hi, int* alpha, int* beta) noexcept no
 
 
 cdef inline int narrow_window(SolveState* s, uint64_t key, int n, int lo, int hi,
-                              int* alpha, int* beta) noexcept nogil:
+                              int* alpha, int* beta, int* move) noexcept nogil:
     """Tightens [alpha, beta] with the node's bounds lo..hi and its table
-    entry; returns the node's value when that closes the window, else OPEN."""
+    entry; returns the node's value when that closes the window, else OPEN.
+    `move` receives the entry's table move (0: none)."""
     cdef int code, v
     v = raise_alpha(lo, alpha, beta)
     if v != OPEN:
         return v
-    code = tt_get(s, key, n)
+    code = tt_entry(s, key, n)
+    move[0] = code >> s.code_bits
+    code &= (1 << s.code_bits) - 1
     if code >= 2 * s.code_offset:
         v = raise_alpha(code - 3 * s.code_offset, alpha, beta)
     elif code:
@@ -648,6 +667,18 @@ cdef inline int move_ceiling(SolveState* s, uint64_t child_key, int n) noexcept 
     return s.code_offset
 
 
+cdef inline void move_first(int* moves, int count, int col) noexcept nogil:
+    """`col` to the front of `moves`, the others in their order; nothing when it is not there."""
+    cdef int i
+    for i in range(count):
+        if moves[i] == col:
+            while i > 0:
+                moves[i] = moves[i - 1]
+                i -= 1
+            moves[0] = col
+            return
+
+
 cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen,
                  Mirror image) noexcept nogil:
     """Negamax on bitboards of either word type. Precondition: the game is
@@ -657,8 +688,8 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     searched to a score at most alpha, or losing at once, so neither the
     book nor the table may answer there without a move."""
     cdef Bits possible, tops, opp_win, forced, nonlosing, m, other
-    cdef uint64_t key
-    cdef int v, i, count, best, hi, claimed
+    cdef uint64_t key, own
+    cdef int v, i, count, best, hi, claimed, hint
     cdef int moves[2 * SOLVER_MAX_COLUMNS]  # room for the moves deferred to the end
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
     cdef int col, total
@@ -708,27 +739,34 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
         tt_prefetch(s, table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1), n + 1)
         return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image)
-    key = position_key(cur, mask)
+    own = position_key(cur, mask)
     if Bits is uint64_t:
         if chosen == NULL and n < s.near_from and image.cur == cur and image.mask == mask:
             nonlosing &= s.left_half  # a symmetric position: a move and its mirror image score alike
-    key = table_key(s, key, image, n)
+    key = table_key(s, own, image, n)
+    hint = 0
     if chosen == NULL:
-        v = narrow_window(s, key, n, lower_bound(s, n, 2), hi, &alpha, &beta)
+        v = narrow_window(s, key, n, lower_bound(s, n, 2), hi, &alpha, &beta, &hint)
         if v == OPEN:
             v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
             return v
+    else:
+        hint = tt_entry(s, key, n) >> s.code_bits
     claimed = OPEN
     count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed)
     if chosen == NULL and claimed >= beta:
-        tt_put_lower(s, key, claimed, n)
+        tt_put_lower(s, key, claimed, n, hint)
         return claimed
     if chosen == NULL and s.book.ply <= n < s.g.max_moves - ETC_LEFT:
         v = child_cutoff(s, keys, moves, count, n, beta)
         if v != OPEN:
-            tt_put_lower(s, key, v, n)
+            tt_put_lower(s, key, v, n, hint)
             return v
+    if hint:
+        # the move that last cut this position off goes first (stored as
+        # the table's key sees it: mirrored when the key is the image's)
+        move_first(moves, count, hint - 1 if key == own else s.g.columns - hint)
     best = lose_now(s, n)
     # a parallel solve: this node is marked as being searched, and a child
     # another thread is searching, but the first, waits for the end of the
@@ -763,7 +801,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
             if v >= beta:
                 if chosen != NULL:
                     chosen[0] = m
-                tt_put_lower(s, key, v, n)
+                tt_put_lower(s, key, v, n, col + 1 if key == own else s.g.columns - col)
                 if sharing:
                     busy_leave(s, key)
                 return v
@@ -779,7 +817,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
         # fail-soft: every move scored at most `best`, a tighter bound than
         # alpha for the table and for the solve's bisection
         alpha = best
-    tt_put_upper(s, key, alpha, n)
+    tt_put_upper(s, key, alpha, n, hint)
     if sharing:
         busy_leave(s, key)
     return alpha
@@ -838,6 +876,7 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
     cdef int n = b.c_moves()
     cdef int i, col, v
     cdef uint64_t key
+    cdef int unused_move
     if over_budget(s):
         return 0
     for i in range(s.g.columns):
@@ -847,7 +886,7 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
     if n + 1 >= s.g.max_moves:
         return 0
     key = b.c_key()
-    v = narrow_window(s, key, n, lower_bound(s, n, 1), upper_bound(s, n), &alpha, &beta)
+    v = narrow_window(s, key, n, lower_bound(s, n, 1), upper_bound(s, n), &alpha, &beta, &unused_move)
     if v != OPEN:
         return v
     for i in range(s.g.columns):
@@ -860,11 +899,11 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
         if s.aborted:
             return 0
         if v >= beta:
-            tt_put_lower(s, key, v, n)
+            tt_put_lower(s, key, v, n, 0)
             return v
         if v > alpha:
             alpha = v
-    tt_put_upper(s, key, alpha, n)
+    tt_put_upper(s, key, alpha, n, 0)
     return alpha
 
 
@@ -1027,7 +1066,7 @@ cdef class Solver:
 
     cdef int _set_game(self, Board board) except -1:
         cdef SolveState* s = &self.s
-        cdef int i, col, bit
+        cdef int i, col, bit, move_bits
         if s.far.entries == NULL or s.near.entries == NULL:
             allocate_table(&s.far)
             allocate_table(&s.near)
@@ -1041,7 +1080,13 @@ cdef class Solver:
             s.near_from = s.g.max_moves - NEAR_MOVES
             s.code_bits = 8 if score_at(s, 0) < 64 else 16
             s.code_offset = 1 << (s.code_bits - 2)
-            s.check_mask = ~(<uint64_t>0) >> s.code_bits
+            # an entry's table move where both tables keep the whole key beside it
+            move_bits = s.g.columns.bit_length()
+            if s.code_bits + move_bits > min(s.far.log2, s.near.log2):
+                move_bits = 0
+            s.move_mask = (1 << move_bits) - 1
+            s.payload_bits = s.code_bits + move_bits
+            s.check_mask = ~(<uint64_t>0) >> s.payload_bits
             self._choose_book(board)
             order = centre_first(s.g.columns)
             for i in range(s.g.columns):

@@ -528,7 +528,7 @@ cdef inline Bits* trying_of(SolveState* s, Bits like) noexcept nogil:
 
 
 cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, int n, Mirror image,
-                             int* moves, uint64_t* keys, int* claimed) noexcept nogil:
+                             int* moves, uint64_t* keys, int* claimed, uint64_t* threats_of) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
     making most threats first, centre-first on ties (a stable insertion);
     a threat on a row of the mover's parity (the rows claimeven would
@@ -537,7 +537,9 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
     `claimed` to the score a move guarantees by leaving the opponent under
     this side's claimeven (claimeven_ceiling, negated), such moves first.
     Each child's key goes to keys[column] and its table slot is fetched on
-    the way: its probe is a cache miss."""
+    the way: its probe is a cache miss. On the 64-bit path the cells where
+    each move leaves this side a win go to threats_of[column]: the child's
+    opponent threats, which it need not find again."""
     cdef int scores[SOLVER_MAX_COLUMNS]
     cdef Bits m, after, threats, other = b_xor(cur, mask)
     cdef Bits rows = claimed_rows(s, cur)
@@ -551,6 +553,8 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
             tt_prefetch(s, keys[col], n + 1)
             after = b_or(mask, m)
             threats = winning(s, b_or(cur, m), after)
+            if Bits is uint64_t:
+                threats_of[col] = threats
             score = b_popcount(threats) + b_popcount(b_and(threats, mine))
             if not b_any(b_and(playable(s, after), b_not(rows))):
                 ceiling = claimeven_ceiling(s, other, after)
@@ -680,18 +684,21 @@ cdef inline void move_first(int* moves, int count, int col) noexcept nogil:
 
 
 cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen,
-                 Mirror image) noexcept nogil:
+                 Mirror image, const uint64_t* known_threats) noexcept nogil:
     """Negamax on bitboards of either word type. Precondition: the game is
     not over and the side to move (stones `cur`) cannot win with its next
     stone; `image` is the position's Mirror. At the root (`chosen` not NULL), `chosen` receives the move (a
     one-bit set) that raised alpha or cut off, and refuted_of the moves
     searched to a score at most alpha, or losing at once, so neither the
-    book nor the table may answer there without a move."""
+    book nor the table may answer there without a move. On the 64-bit
+    path `known_threats`, when not NULL, holds the opponent's winning cells,
+    which the parent found ordering its moves."""
     cdef Bits possible, tops, opp_win, forced, nonlosing, m, other
     cdef uint64_t key, own
     cdef int v, i, count, best, hi, claimed, hint
     cdef int moves[2 * SOLVER_MAX_COLUMNS]  # room for the moves deferred to the end
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
+    cdef uint64_t threats_of[64]  # on the 64-bit path, each child's known_threats
     cdef int col, total
     cdef bint sharing
     if over_budget(s):
@@ -706,7 +713,10 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     possible = playable(s, mask)
     tops = possible
     other = b_xor(cur, mask)
-    opp_win = winning(s, other, mask)
+    if Bits is uint64_t:
+        opp_win = known_threats[0] if known_threats != NULL else winning(s, other, mask)
+    else:
+        opp_win = winning(s, other, mask)
     forced = b_and(possible, opp_win)
     if b_any(forced):
         if b_several(forced):
@@ -738,7 +748,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
             if n + 1 < s.near_from:
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
         tt_prefetch(s, table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1), n + 1)
-        return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image)
+        return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL)
     own = position_key(cur, mask)
     if Bits is uint64_t:
         if chosen == NULL and n < s.near_from and image.cur == cur and image.mask == mask:
@@ -754,7 +764,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     else:
         hint = tt_entry(s, key, n) >> s.code_bits
     claimed = OPEN
-    count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed)
+    count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed, threats_of)
     if chosen == NULL and claimed >= beta:
         tt_put_lower(s, key, claimed, n, hint)
         return claimed
@@ -790,8 +800,12 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
         if v > alpha:
             if chosen != NULL:
                 trying_of(s, cur)[0] = m
-            v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
-                         mirror_after(s, image, m, col, n))
+            if Bits is uint64_t:
+                v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
+                             mirror_after(s, image, m, col, n), &threats_of[col])
+            else:
+                v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
+                             mirror_after(s, image, m, col, n), NULL)
             if s.aborted:
                 if sharing:
                     busy_leave(s, key)
@@ -832,7 +846,8 @@ cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak) noexcept no
         return 0
     window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak)
     while next_probe(&window):
-        narrow_to(&window, negamax(s, cur, mask, n, window.med, window.med + 1, <Bits*>NULL, mirror_of(s, cur, mask)))
+        narrow_to(&window, negamax(s, cur, mask, n, window.med, window.med + 1, <Bits*>NULL, mirror_of(s, cur, mask),
+                                   NULL))
         if s.aborted:
             return 0
     return bisected_score(&window, weak)
@@ -844,7 +859,7 @@ cdef int root_move(SolveState* s, Bits cur, Bits mask, int n, int target) except
     cdef Bits chosen = b_zero(cur)
     cdef int reached
     with nogil:
-        reached = negamax(s, cur, mask, n, target - 1, target, &chosen, mirror_of(s, cur, mask))
+        reached = negamax(s, cur, mask, n, target - 1, target, &chosen, mirror_of(s, cur, mask), NULL)
     if s.aborted or reached < target or not b_any(chosen):
         return -1
     return b_lowest_index(chosen) // s.g.stride

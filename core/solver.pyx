@@ -246,40 +246,43 @@ cdef inline TransTable* table_for(SolveState* s, int n) noexcept nogil:
     return &s.near if n >= s.near_from else &s.far
 
 
-cdef inline int tt_entry(SolveState* s, uint64_t key, int n) noexcept nogil:
-    """The entry of the position of key `key` below its check bits (its
+# The tables and the parallel solve's marks take a position's key mixed
+# (`mix` of its table key), computed once per position: a node probes a
+# child's slot up to three times (prefetch, enhanced transposition cutoff,
+# move_ceiling) and its own twice.
+
+cdef inline int tt_entry(SolveState* s, uint64_t h, int n) noexcept nogil:
+    """The entry of the position of mixed key `h` below its check bits (its
     table move << code_bits | its code), 0 when the slot holds no entry of it."""
     cdef TransTable* t = table_for(s, n)
-    cdef uint64_t h = mix(key)
     cdef uint64_t e = t.entries[h & t.index_mask]
     if (e >> s.payload_bits) == ((h >> t.log2) & s.check_mask):
         return <int>(e & ((<uint64_t>1 << s.payload_bits) - 1))
     return 0
 
 
-cdef inline int tt_get(SolveState* s, uint64_t key, int n) noexcept nogil:
+cdef inline int tt_get(SolveState* s, uint64_t h, int n) noexcept nogil:
     """The code of the position's entry: its bound (0: none)."""
-    return tt_entry(s, key, n) & ((1 << s.code_bits) - 1)
+    return tt_entry(s, h, n) & ((1 << s.code_bits) - 1)
 
 
-cdef inline void tt_prefetch(SolveState* s, uint64_t key, int n) noexcept nogil:
+cdef inline void tt_prefetch(SolveState* s, uint64_t h, int n) noexcept nogil:
     cdef TransTable* t = table_for(s, n)
-    __builtin_prefetch(&t.entries[mix(key) & t.index_mask])
+    __builtin_prefetch(&t.entries[h & t.index_mask])
 
 
-cdef inline void tt_put(SolveState* s, uint64_t key, int code, int n, int move) noexcept nogil:
+cdef inline void tt_put(SolveState* s, uint64_t h, int code, int n, int move) noexcept nogil:
     cdef TransTable* t = table_for(s, n)
-    cdef uint64_t h = mix(key)
     t.entries[h & t.index_mask] = ((((h >> t.log2) & s.check_mask) << s.payload_bits)
                                    | (<uint64_t>(move & s.move_mask) << s.code_bits) | <uint64_t>code)
 
 
-cdef inline void tt_put_upper(SolveState* s, uint64_t key, int v, int n, int move) noexcept nogil:
-    tt_put(s, key, v + s.code_offset, n, move)
+cdef inline void tt_put_upper(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
+    tt_put(s, h, v + s.code_offset, n, move)
 
 
-cdef inline void tt_put_lower(SolveState* s, uint64_t key, int v, int n, int move) noexcept nogil:
-    tt_put(s, key, v + 3 * s.code_offset, n, move)
+cdef inline void tt_put_lower(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
+    tt_put(s, h, v + 3 * s.code_offset, n, move)
 
 
 cdef enum:
@@ -311,7 +314,7 @@ cdef inline int within_bounds(int lo, int hi, int* alpha, int* beta) noexcept no
     return v if v != OPEN else lower_beta(hi, alpha, beta)
 
 
-cdef inline int narrow_window(SolveState* s, uint64_t key, int n, int lo, int hi,
+cdef inline int narrow_window(SolveState* s, uint64_t h, int n, int lo, int hi,
                               int* alpha, int* beta, int* move) noexcept nogil:
     """Tightens [alpha, beta] with the node's bounds lo..hi and its table
     entry; returns the node's value when that closes the window, else OPEN.
@@ -320,7 +323,7 @@ cdef inline int narrow_window(SolveState* s, uint64_t key, int n, int lo, int hi
     v = raise_alpha(lo, alpha, beta)
     if v != OPEN:
         return v
-    code = tt_entry(s, key, n)
+    code = tt_entry(s, h, n)
     move[0] = code >> s.code_bits
     code &= (1 << s.code_bits) - 1
     if code >= 2 * s.code_offset:
@@ -536,7 +539,7 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
     a fight for zugzwang) counts twice. Returns how many, and raises
     `claimed` to the score a move guarantees by leaving the opponent under
     this side's claimeven (claimeven_ceiling, negated), such moves first.
-    Each child's key goes to keys[column] and its table slot is fetched on
+    Each child's mixed key goes to keys[column] and its table slot is fetched on
     the way: its probe is a cache miss. On the 64-bit path the cells where
     each move leaves this side a win go to threats_of[column]: the child's
     opponent threats, which it need not find again."""
@@ -549,7 +552,7 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
         col = s.order[i]
         m = b_and(nonlosing, column_of(s, mask, col))
         if b_any(m):
-            keys[col] = table_key(s, position_key(other, b_or(mask, m)), mirror_after(s, image, m, col, n), n + 1)
+            keys[col] = mix(table_key(s, position_key(other, b_or(mask, m)), mirror_after(s, image, m, col, n), n + 1))
             tt_prefetch(s, keys[col], n + 1)
             after = b_or(mask, m)
             threats = winning(s, b_or(cur, m), after)
@@ -573,13 +576,13 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
     return count
 
 
-cdef inline uint64_t* busy_slot(SolveState* s, uint64_t key) noexcept nogil:
-    return &s.busy[mix(key) & s.busy_mask]
+cdef inline uint64_t* busy_slot(SolveState* s, uint64_t h) noexcept nogil:
+    return &s.busy[h & s.busy_mask]
 
 
-cdef inline void busy_leave(SolveState* s, uint64_t key) noexcept nogil:
-    cdef uint64_t* slot = busy_slot(s, key)
-    if slot[0] == key:
+cdef inline void busy_leave(SolveState* s, uint64_t h) noexcept nogil:
+    cdef uint64_t* slot = busy_slot(s, h)
+    if slot[0] == h:
         slot[0] = 0
 
 
@@ -700,7 +703,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
     cdef uint64_t threats_of[64]  # on the 64-bit path, each child's known_threats
     cdef int col, total
-    cdef bint sharing
+    cdef bint sharing, mirrored_key
     if over_budget(s):
         return 0
     if n + 1 >= s.g.max_moves:
@@ -747,13 +750,15 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
         if Bits is uint64_t:
             if n + 1 < s.near_from:
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
-        tt_prefetch(s, table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1), n + 1)
+        tt_prefetch(s, mix(table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1)), n + 1)
         return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL)
     own = position_key(cur, mask)
     if Bits is uint64_t:
         if chosen == NULL and n < s.near_from and image.cur == cur and image.mask == mask:
             nonlosing &= s.left_half  # a symmetric position: a move and its mirror image score alike
     key = table_key(s, own, image, n)
+    mirrored_key = key != own
+    key = mix(key)
     hint = 0
     if chosen == NULL:
         v = narrow_window(s, key, n, lower_bound(s, n, 2), hi, &alpha, &beta, &hint)
@@ -776,7 +781,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     if hint:
         # the move that last cut this position off goes first (stored as
         # the table's key sees it: mirrored when the key is the image's)
-        move_first(moves, count, hint - 1 if key == own else s.g.columns - hint)
+        move_first(moves, count, s.g.columns - hint if mirrored_key else hint - 1)
     best = lose_now(s, n)
     # a parallel solve: this node is marked as being searched, and a child
     # another thread is searching, but the first, waits for the end of the
@@ -815,7 +820,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
             if v >= beta:
                 if chosen != NULL:
                     chosen[0] = m
-                tt_put_lower(s, key, v, n, col + 1 if key == own else s.g.columns - col)
+                tt_put_lower(s, key, v, n, s.g.columns - col if mirrored_key else col + 1)
                 if sharing:
                     busy_leave(s, key)
                 return v
@@ -900,7 +905,7 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
             return win_now(s, n)
     if n + 1 >= s.g.max_moves:
         return 0
-    key = b.c_key()
+    key = mix(b.c_key())
     v = narrow_window(s, key, n, lower_bound(s, n, 1), upper_bound(s, n), &alpha, &beta, &unused_move)
     if v != OPEN:
         return v

@@ -90,6 +90,31 @@ def test_small_boards_match_the_reference(game, opening, limit):
     assert checked >= min(limit or 1, 1000)
 
 
+@pytest.fixture(scope="module")
+def reference_5x4() -> ReferenceSolver:
+    """One reference for 5x4: it keeps the values it solved."""
+    return ReferenceSolver(5, 4, 4, None)
+
+
+@pytest.mark.parametrize("tt_log2", [8, 10, 11, 12])
+def test_tables_with_and_without_room_for_the_move_score_as_the_reference(tt_log2, reference_5x4):
+    # an entry keeps the move that cut its position off only where both
+    # tables spare the bits (5 columns: 3 bits beside 8 of bound, from 2**11
+    # entries); below, the same search without it, and tiny tables crowded
+    # with collisions either way, reused across every position
+    game = (5, 4, 4, None)
+    reference = reference_5x4
+    solver = Solver(tt_log2)
+    checked = 0
+    for moves in reference.reachable([2, 2], limit=800):
+        board = Board.from_moves(moves, *game)
+        expected = reference.solve(moves)
+        assert solver.solve(board) == expected, (tt_log2, moves)
+        assert solver.solve(board, weak=True) == sign(expected), (tt_log2, moves)
+        checked += 1
+    assert checked == 800
+
+
 @pytest.mark.parametrize("game, left", [((5, 4, 4, None), 11), ((5, 5, 4, 8), 10), ((6, 5, 4, 9), 8),
                                         ((7, 6, 4, 7), 7), ((7, 7, 4, None), 8), ((7, 7, 4, 24), 8)])
 def test_random_deep_positions_match_the_reference(game, left):

@@ -698,7 +698,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     which the parent found ordering its moves."""
     cdef Bits possible, tops, opp_win, forced, nonlosing, m, other
     cdef uint64_t key, own
-    cdef int v, i, count, best, hi, claimed, hint
+    cdef int v, i, count, best, hi, claimed, table_move
     cdef int moves[2 * SOLVER_MAX_COLUMNS]  # room for the moves deferred to the end
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
     cdef uint64_t threats_of[64]  # on the 64-bit path, each child's known_threats
@@ -759,29 +759,29 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     key = table_key(s, own, image, n)
     mirrored_key = key != own
     key = mix(key)
-    hint = 0
+    table_move = 0
     if chosen == NULL:
-        v = narrow_window(s, key, n, lower_bound(s, n, 2), hi, &alpha, &beta, &hint)
+        v = narrow_window(s, key, n, lower_bound(s, n, 2), hi, &alpha, &beta, &table_move)
         if v == OPEN:
             v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
             return v
     else:
-        hint = tt_entry(s, key, n) >> s.code_bits
+        table_move = tt_entry(s, key, n) >> s.code_bits
     claimed = OPEN
     count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed, threats_of)
     if chosen == NULL and claimed >= beta:
-        tt_put_lower(s, key, claimed, n, hint)
+        tt_put_lower(s, key, claimed, n, table_move)
         return claimed
     if chosen == NULL and s.book.ply <= n < s.g.max_moves - ETC_LEFT:
         v = child_cutoff(s, keys, moves, count, n, beta)
         if v != OPEN:
-            tt_put_lower(s, key, v, n, hint)
+            tt_put_lower(s, key, v, n, table_move)
             return v
-    if hint:
+    if table_move:
         # the move that last cut this position off goes first (stored as
         # the table's key sees it: mirrored when the key is the image's)
-        move_first(moves, count, s.g.columns - hint if mirrored_key else hint - 1)
+        move_first(moves, count, s.g.columns - table_move if mirrored_key else table_move - 1)
     best = lose_now(s, n)
     # a parallel solve: this node is marked as being searched, and a child
     # another thread is searching, but the first, waits for the end of the
@@ -836,7 +836,7 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
         # fail-soft: every move scored at most `best`, a tighter bound than
         # alpha for the table and for the solve's bisection
         alpha = best
-    tt_put_upper(s, key, alpha, n, hint)
+    tt_put_upper(s, key, alpha, n, table_move)
     if sharing:
         busy_leave(s, key)
     return alpha

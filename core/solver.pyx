@@ -44,7 +44,12 @@ moves left), a node first reads its children's table entries, already
 fetched while its moves were sorted: one that bounds a child low enough
 cuts the node off without a search (enhanced transposition cutoff), and
 a move that leaves the opponent under claimeven with no line goes first
-(a win if the opponent's claim leaves this side a line). At every node a
+(a win if the opponent's claim leaves this side a line). A move the
+opponent cannot answer (two winning cells to block, or every reply under
+one) settles its node at once, without a visit to the lost child: that
+took Test_L1_R3's 20-position sample from 37.5 M nodes to 31.6 M and the
+CPU time of Fhourstones' 35333571 and 13333111 (exact and weak) down 5 %
+(medians of six interleaved runs). At every node a
 move whose child's entry proves it fails low is not searched, and the
 move that last cut the node off (kept in its entry beside the bound)
 goes first: the bisection's next probe and a transposition meet it again
@@ -538,13 +543,17 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
     leave it: the first player's odd rows on 7x6, Allis' good threats in
     a fight for zugzwang) counts twice. Returns how many, and raises
     `claimed` to the score a move guarantees by leaving the opponent under
-    this side's claimeven (claimeven_ceiling, negated), such moves first.
+    this side's claimeven (claimeven_ceiling, negated), such moves first;
+    before them a move the opponent cannot answer (two of this side's
+    winning cells to block, or every reply under one), which guarantees
+    the best score there is, a win with the next stone but one, without
+    a visit to the child, which would only find it lost.
     Each child's mixed key goes to keys[column] and its table slot is fetched on
     the way: its probe is a cache miss. On the 64-bit path the cells where
     each move leaves this side a win go to threats_of[column]: the child's
     opponent threats, which it need not find again."""
     cdef int scores[SOLVER_MAX_COLUMNS]
-    cdef Bits m, after, threats, other = b_xor(cur, mask)
+    cdef Bits m, after, threats, replies, blocks, other = b_xor(cur, mask)
     cdef Bits rows = claimed_rows(s, cur)
     cdef Bits mine = rows if (s.g.columns * s.g.rows - n) % 2 == 0 else b_not(rows)
     cdef int i, j, col, score, ceiling, count = 0
@@ -559,7 +568,14 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
             if Bits is uint64_t:
                 threats_of[col] = threats
             score = b_popcount(threats) + b_popcount(b_and(threats, mine))
-            if not b_any(b_and(playable(s, after), b_not(rows))):
+            replies = playable(s, after)
+            blocks = b_and(replies, threats)
+            if b_several(blocks) or not b_any(b_and(blocks if b_any(blocks) else replies, b_not(b_shr(threats, 1)))):
+                # the opponent cannot stop this side's next stone: the best score there is
+                if claimed[0] < win_now(s, n + 2):
+                    claimed[0] = win_now(s, n + 2)
+                score += 2 * CLAIMED_FIRST
+            elif not b_any(b_and(replies, b_not(rows))):
                 ceiling = claimeven_ceiling(s, other, after)
                 if ceiling != OPEN:
                     if claimed[0] < -ceiling:

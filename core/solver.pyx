@@ -175,6 +175,8 @@ cdef enum:
     # exact mode's nodes). Then it asks "score >= 0", then "score > 0".
     WEAK_SPREAD = 2
     CLAIMED_FIRST = 1000  # sorted_moves: a move leaving the opponent no line under claimeven goes first
+    UNANSWERABLE_FIRST = 2000  # and before it a move the opponent cannot answer
+    WORD_MAX_COLUMNS = 32  # a 64-bit word holds at most 32 columns (a column takes rows + 1 >= 2 bits)
     ETC_LEFT = 8       # child_cutoff at nodes with more moves left than this
     NEAR_LOG2 = 17    # 1 MB: stays in a core's L2/L3 cache
     NEAR_MOVES = 16   # positions this close to the end of the game use it
@@ -535,6 +537,20 @@ cdef inline Bits* trying_of(SolveState* s, Bits like) noexcept nogil:
         return &s.wide4_trying
 
 
+cdef inline Bits safe_replies(Bits possible, Bits threats) noexcept nogil:
+    """The cells of `possible` (the playable ones) that the side to move
+    may play without losing at once to the opponent's winning cells
+    `threats`: the one block when there is a block to make, none when
+    there are two, and never a cell under a threat. None: the side to move
+    is lost, whatever it plays."""
+    cdef Bits forced = b_and(possible, threats)
+    if b_any(forced):
+        if b_several(forced):
+            return b_zero(possible)
+        possible = forced
+    return b_and(possible, b_not(b_shr(threats, 1)))
+
+
 cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, int n, Mirror image,
                              int* moves, uint64_t* keys, int* claimed, uint64_t* threats_of) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
@@ -553,7 +569,7 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
     each move leaves this side a win go to threats_of[column]: the child's
     opponent threats, which it need not find again."""
     cdef int scores[SOLVER_MAX_COLUMNS]
-    cdef Bits m, after, threats, replies, blocks, other = b_xor(cur, mask)
+    cdef Bits m, after, threats, replies, other = b_xor(cur, mask)
     cdef Bits rows = claimed_rows(s, cur)
     cdef Bits mine = rows if (s.g.columns * s.g.rows - n) % 2 == 0 else b_not(rows)
     cdef int i, j, col, score, ceiling, count = 0
@@ -569,12 +585,11 @@ cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing,
                 threats_of[col] = threats
             score = b_popcount(threats) + b_popcount(b_and(threats, mine))
             replies = playable(s, after)
-            blocks = b_and(replies, threats)
-            if b_several(blocks) or not b_any(b_and(blocks if b_any(blocks) else replies, b_not(b_shr(threats, 1)))):
+            if not b_any(safe_replies(replies, threats)):
                 # the opponent cannot stop this side's next stone: the best score there is
                 if claimed[0] < win_now(s, n + 2):
                     claimed[0] = win_now(s, n + 2)
-                score += 2 * CLAIMED_FIRST
+                score += UNANSWERABLE_FIRST
             elif not b_any(b_and(replies, b_not(rows))):
                 ceiling = claimeven_ceiling(s, other, after)
                 if ceiling != OPEN:
@@ -712,12 +727,12 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
     book nor the table may answer there without a move. On the 64-bit
     path `known_threats`, when not NULL, holds the opponent's winning cells,
     which the parent found ordering its moves."""
-    cdef Bits possible, tops, opp_win, forced, nonlosing, m, other
+    cdef Bits possible, opp_win, forced, nonlosing, m, other
     cdef uint64_t key, own
     cdef int v, i, count, best, hi, claimed, table_move
     cdef int moves[2 * SOLVER_MAX_COLUMNS]  # room for the moves deferred to the end
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
-    cdef uint64_t threats_of[64]  # on the 64-bit path, each child's known_threats
+    cdef uint64_t threats_of[WORD_MAX_COLUMNS]  # on the 64-bit path, each child's known_threats
     cdef int col, total
     cdef bint sharing, mirrored_key
     if over_budget(s):
@@ -730,31 +745,25 @@ cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta,
             if v != BOOK_MISS:
                 return v
     possible = playable(s, mask)
-    tops = possible
     other = b_xor(cur, mask)
     if Bits is uint64_t:
         opp_win = known_threats[0] if known_threats != NULL else winning(s, other, mask)
     else:
         opp_win = winning(s, other, mask)
-    forced = b_and(possible, opp_win)
-    if b_any(forced):
-        if b_several(forced):
-            if chosen != NULL:
-                chosen[0] = b_lowest(forced)
-            return lose_now(s, n)  # two threats to block at once
-        possible = forced
-    nonlosing = b_and(possible, b_not(b_shr(opp_win, 1)))  # never play under an opponent's winning cell
-    if chosen != NULL:
-        refuted_of(s, cur)[0] = b_and(playable(s, mask), b_not(nonlosing))
+    nonlosing = safe_replies(possible, opp_win)
     if not b_any(nonlosing):
         if chosen != NULL:
-            chosen[0] = b_lowest(possible)  # lost whatever it plays
+            # lost whatever it plays: a block, when there is one to make
+            forced = b_and(possible, opp_win)
+            chosen[0] = b_lowest(forced if b_any(forced) else possible)
+            refuted_of(s, cur)[0] = possible
         return lose_now(s, n)
     if chosen != NULL:
+        refuted_of(s, cur)[0] = b_and(possible, b_not(nonlosing))
         chosen[0] = b_lowest(nonlosing)
     if n + 2 >= s.g.max_moves:
         return 0  # the opponent's last stone cannot win either
-    hi = claimeven_bound(s, cur, mask, tops, n)
+    hi = claimeven_bound(s, cur, mask, possible, n)
     if not b_several(nonlosing):
         # One move: the child's own entry holds what this one would (negated),
         # so skip this node's table miss and go straight to the child.

@@ -124,8 +124,8 @@ from .widebits cimport (
     WIDE4_BITS, Wide, Wide4, wide4_zero, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero,
 )
 from .words cimport (
-    Bits, b_and, b_any, b_lowest, b_lowest_index, b_not, b_or, b_popcount, b_several, b_shr, b_xor, b_zero,
-    has_run, winning_cells,
+    Bits, always_inlined_int, always_inlined_void, b_and, b_any, b_lowest, b_lowest_index, b_not, b_or, b_popcount,
+    b_several, b_shr, b_xor, b_zero, clinea_popcnt_clone, has_run, popcnt_cloned_int, winning_cells,
 )
 
 import threading
@@ -288,7 +288,7 @@ cdef inline void tt_put_upper(SolveState* s, uint64_t h, int v, int n, int move)
     tt_put(s, h, v + s.code_offset, n, move)
 
 
-cdef inline void tt_put_lower(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
+cdef inline always_inlined_void tt_put_lower(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
     tt_put(s, h, v + 3 * s.code_offset, n, move)
 
 
@@ -551,8 +551,9 @@ cdef inline Bits safe_replies(Bits possible, Bits threats) noexcept nogil:
     return b_and(possible, b_not(b_shr(threats, 1)))
 
 
-cdef inline int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, int n, Mirror image,
-                             int* moves, uint64_t* keys, int* claimed, uint64_t* threats_of) noexcept nogil:
+cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, int n,
+                                            Mirror image, int* moves, uint64_t* keys, int* claimed,
+                                            uint64_t* threats_of) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
     making most threats first, centre-first on ties (a stable insertion);
     a threat on a row of the mover's parity (the rows claimeven would
@@ -717,8 +718,8 @@ cdef inline void move_first(int* moves, int count, int col) noexcept nogil:
             return
 
 
-cdef int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen,
-                 Mirror image, const uint64_t* known_threats) noexcept nogil:
+cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen,
+                               Mirror image, const uint64_t* known_threats) noexcept nogil:
     """Negamax on bitboards of either word type. Precondition: the game is
     not over and the side to move (stones `cur`) cannot win with its next
     stone; `image` is the position's Mirror. At the root (`chosen` not NULL), `chosen` receives the move (a
@@ -978,6 +979,13 @@ cdef int allocate_table(TransTable* table) except -1:
 cdef void clear_table(TransTable* table) noexcept nogil:
     if table.entries != NULL:
         memset(table.entries, 0, sizeof(uint64_t) << table.log2)
+
+
+def popcnt_search() -> bool:
+    """Whether the search runs its copy compiled for the POPCNT instruction
+    (this CPU has it, and the build made one: GCC on x86-64 Linux), about
+    6 % faster than the baseline copy."""
+    return clinea_popcnt_clone() != 0
 
 
 def centre_first(int columns) -> list[int]:

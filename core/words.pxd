@@ -117,9 +117,49 @@ cdef inline int b_lowest_index(Bits a) noexcept nogil:
         return wide_lowest_index(a)
 
 
+cdef extern from *:
+    """
+    /* A search compiled twice, for the x86-64 baseline and for CPUs with
+       the POPCNT instruction (every x86-64 CPU since 2008-2011), the
+       loader picking one (an ifunc): what ships keeps the baseline and no
+       -march, yet GCC turns swar_popcount into one instruction where the
+       CPU has it. GCC on x86-64 glibc only (ifuncs); elsewhere one copy. */
+    #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+    #include <features.h>
+    #endif
+    #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
+    #define CLINEA_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+    static inline int clinea_popcnt_clone(void) {
+        __builtin_cpu_init();
+        return __builtin_cpu_supports("popcnt") != 0;
+    }
+    #else
+    #define CLINEA_POPCNT_CLONES
+    static inline int clinea_popcnt_clone(void) { return 0; }
+    #endif
+    /* GCC inlines a helper into each clone only when made to. Cython
+       declares a function's result variable with its return type, where
+       GCC ignores these attributes with a warning: not ours to fix. */
+    #if defined(__GNUC__)
+    #define CLINEA_ALWAYS_INLINE __attribute__((always_inline))
+    #pragma GCC diagnostic ignored "-Wattributes"
+    #else
+    #define CLINEA_ALWAYS_INLINE
+    #endif
+    """
+    # the return type of a search compiled per CPU (CLINEA_POPCNT_CLONES)
+    ctypedef int popcnt_cloned_int "CLINEA_POPCNT_CLONES int"
+    # the return type of an inline helper of such a search
+    ctypedef int always_inlined_int "CLINEA_ALWAYS_INLINE int"
+    ctypedef void always_inlined_void "CLINEA_ALWAYS_INLINE void"
+    # whether this CPU runs the POPCNT copies
+    int clinea_popcnt_clone() nogil
+
+
 cdef inline int swar_popcount(uint64_t x) noexcept nogil:
     # SWAR bit counting inline: without -mpopcnt (never -march=native) the
-    # builtin is a libgcc call
+    # builtin is a libgcc call; in a search compiled per CPU
+    # (popcnt_cloned_int) GCC makes it one POPCNT instruction
     x = x - ((x >> 1) & <uint64_t>0x5555555555555555)
     x = (x & <uint64_t>0x3333333333333333) + ((x >> 2) & <uint64_t>0x3333333333333333)
     x = (x + (x >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F

@@ -1,6 +1,7 @@
 """The exact solver against the standard 7x6 files and against a plain
 exhaustive Python negamax on small boards, both search paths, the budget,
 and `clinea solve` as a process."""
+import platform
 import random
 import subprocess
 import sys
@@ -11,7 +12,7 @@ from hypothesis import strategies as st
 from pons import pons_lines, sign
 
 from clinea.core import Board
-from clinea.core.solver import Solver
+from clinea.core.solver import Solver, popcnt_search
 from clinea.core.timeman import Limits
 from clinea.reference_solver import ReferenceSolver
 
@@ -663,3 +664,13 @@ def test_positions_the_opponent_can_answer_column_for_column_match_the_reference
     if board is None:
         return
     check_against_reference(board, ReferenceSolver(*game))
+
+
+@pytest.mark.skipif(not (sys.platform == "linux" and platform.machine() == "x86_64"),
+                    reason="the POPCNT copy of the search is built by GCC on x86-64 Linux only")
+def test_the_search_runs_its_popcnt_copy_where_the_cpu_has_the_instruction():
+    # what the build made, not the compiler's promise: a macro guard gone
+    # wrong leaves a single baseline copy (about 6 % slower), and nothing else fails
+    with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
+        flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
+    assert popcnt_search() == ("popcnt" in flags)

@@ -120,7 +120,7 @@ cdef inline int b_lowest_index(Bits a) noexcept nogil:
 cdef extern from *:
     """
     /* A search compiled twice, for the x86-64 baseline and for CPUs with
-       the POPCNT instruction (every x86-64 CPU since 2008-2011), the
+       the POPCNT instruction (Intel since 2008, AMD since 2007), the
        loader picking one (an ifunc): what ships keeps the baseline and no
        -march, yet GCC turns swar_popcount into one instruction where the
        CPU has it. GCC on x86-64 glibc only (ifuncs); elsewhere one copy. */

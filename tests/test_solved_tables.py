@@ -63,6 +63,14 @@ def test_shipped_tables_hold_no_mismatch_and_no_guess(name):
             assert row["check"].startswith("exact = win/draw/loss"), rules
 
 
+@pytest.mark.parametrize("name", ["c3", "c4", "c5", "c4-7x6-p"])
+def test_shipped_standard_tables_leave_no_board_unknown(name):
+    # issue 27: every board of the standard ranges is solved, none left
+    # out of time (6x6 and 7x5 with c = 5 once were, at 90 s a board)
+    rows = read_table(os.path.join(SHIPPED, f"{name}.csv"))
+    assert [rules for rules, row in rows.items() if row["outcome"] == "unknown"] == []
+
+
 def test_shipped_token_limits_agree_with_the_full_game():
     # a side that could force a win within 2p moves under a token limit p
     # could do the same in the full game, whose first 2p moves are the same

@@ -61,7 +61,7 @@ def standard_tables() -> dict[str, TableSpec]:
                   tuple(Rules(7, 6, 4, p) for p in range(4, 22)), False),
         TableSpec("c4", "c = 4 (Connect-4), every board with columns + rows <= 13", tuple(boards_up_to(4, 13)),
                   True),
-        TableSpec("c3", "c = 3, every board with columns + rows <= 12", tuple(boards_up_to(3, 12)), True),
+        TableSpec("c3", "c = 3, every board with columns + rows <= 16", tuple(boards_up_to(3, 16)), True),
         TableSpec("c5", "c = 5, every board with columns + rows <= 12", tuple(boards_up_to(5, 12)), True),
     ]
     return {table.name: table for table in tables}

@@ -70,7 +70,7 @@ def test_shipped_tables_hold_every_board_of_their_range(name):
     assert set(rows) == set(standard_tables()[name].boards)
 
 
-@pytest.mark.parametrize("name", ["c3", "c4", "c5", "c4-7x6-p"])
+@pytest.mark.parametrize("name", sorted(standard_tables()))
 def test_shipped_standard_tables_leave_no_board_unknown(name):
     # issue 27: every board of the standard ranges is solved, none left
     # out of time (6x6 and 7x5 with c = 5 once were, at 90 s a board)

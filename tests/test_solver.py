@@ -670,7 +670,7 @@ def test_positions_the_opponent_can_answer_column_for_column_match_the_reference
                     reason="the POPCNT copy of the search is built by GCC on x86-64 Linux only")
 def test_the_search_runs_its_popcnt_copy_where_the_cpu_has_the_instruction():
     # what the build made, not the compiler's promise: a macro guard gone
-    # wrong leaves a single baseline copy (about 6 % slower), and nothing else fails
+    # wrong leaves a single baseline copy (about 7 % slower), and nothing else fails
     with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
         flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
     assert popcnt_search() == ("popcnt" in flags)

@@ -63,6 +63,7 @@ def standard_tables() -> dict[str, TableSpec]:
                   True),
         TableSpec("c3", "c = 3, every board with columns + rows <= 16", tuple(boards_up_to(3, 16)), True),
         TableSpec("c5", "c = 5, every board with columns + rows <= 12", tuple(boards_up_to(5, 12)), True),
+        TableSpec("c5-7x6", "c = 5 (Connect-5) on 7x6, the full game", (Rules(7, 6, 5, 21),), False),
     ]
     return {table.name: table for table in tables}
 

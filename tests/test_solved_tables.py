@@ -50,7 +50,7 @@ def test_shipped_c4_table_equals_every_published_value():
         assert (row["outcome"], row["end_move"]) == (outcome, str(move)), (columns, rows_count)
 
 
-@pytest.mark.parametrize("name", ["c3", "c4", "c5", "c4-7x6-p"])
+@pytest.mark.parametrize("name", sorted(standard_tables()))
 def test_shipped_tables_hold_no_mismatch_and_no_guess(name):
     rows = read_table(os.path.join(SHIPPED, f"{name}.csv"))
     assert rows

@@ -284,7 +284,7 @@ cdef inline void tt_put(SolveState* s, uint64_t h, int code, int n, int move) no
                                    | (<uint64_t>(move & s.move_mask) << s.code_bits) | <uint64_t>code)
 
 
-cdef inline void tt_put_upper(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
+cdef inline always_inlined_void tt_put_upper(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
     tt_put(s, h, v + s.code_offset, n, move)
 
 

@@ -137,7 +137,8 @@ cdef extern from *:
     #define CLINEA_POPCNT_CLONES
     static inline int clinea_popcnt_clone(void) { return 0; }
     #endif
-    /* GCC inlines a helper into each clone only when made to. Cython
+    /* GCC may decline to inline a helper into a clone (it did with
+       sorted_moves and tt_put_lower): the search's helpers say so. Cython
        declares a function's result variable with its return type, where
        GCC ignores these attributes with a warning: not ours to fix. */
     #if defined(__GNUC__)

@@ -124,8 +124,9 @@ from .widebits cimport (
     WIDE4_BITS, Wide, Wide4, wide4_zero, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero,
 )
 from .words cimport (
-    Bits, always_inlined_int, always_inlined_void, b_and, b_any, b_lowest, b_lowest_index, b_not, b_or, b_popcount,
-    b_several, b_shr, b_xor, b_zero, clinea_popcnt_clone, has_run, popcnt_cloned_int, winning_cells,
+    CLINEA_COMPILER, CLINEA_SEARCH_COPIES, Bits, always_inlined_int, always_inlined_void, b_and, b_any, b_lowest,
+    b_lowest_index, b_not, b_or, b_popcount, b_several, b_shr, b_xor, b_zero, clinea_popcnt_clone, has_run,
+    popcnt_cloned_int, winning_cells,
 )
 
 import threading
@@ -986,6 +987,18 @@ def popcnt_search() -> bool:
     (this CPU has it, and the build made one: GCC on x86-64 Linux), about
     7 % faster than the baseline copy."""
     return clinea_popcnt_clone() != 0
+
+
+def search_copies() -> int:
+    """How many copies of the search this build holds: 2 (the baseline and
+    the POPCNT one, the loader picking one for the CPU) where GCC built it
+    for x86-64 glibc, else 1 (the baseline)."""
+    return CLINEA_SEARCH_COPIES
+
+
+BUILD_COMPILER: str = CLINEA_COMPILER.decode("ascii", "replace")
+"""The C compiler that built the core, with its version (\"GCC 12.2.0\"):
+benchmark figures name it, since it decides what search_copies holds."""
 
 
 def centre_first(int columns) -> list[int]:

@@ -129,13 +129,23 @@ cdef extern from *:
     #endif
     #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && defined(__GLIBC__)
     #define CLINEA_POPCNT_CLONES __attribute__((target_clones("popcnt", "default")))
+    #define CLINEA_SEARCH_COPIES 2
     static inline int clinea_popcnt_clone(void) {
         __builtin_cpu_init();
         return __builtin_cpu_supports("popcnt") != 0;
     }
     #else
     #define CLINEA_POPCNT_CLONES
+    #define CLINEA_SEARCH_COPIES 1
     static inline int clinea_popcnt_clone(void) { return 0; }
+    #endif
+    /* which compiler built the core: clang defines __GNUC__ too */
+    #if defined(__clang__)
+    #define CLINEA_COMPILER "clang " __clang_version__
+    #elif defined(__GNUC__)
+    #define CLINEA_COMPILER "GCC " __VERSION__
+    #else
+    #define CLINEA_COMPILER "an unknown C compiler"
     #endif
     /* GCC may decline to inline a helper into a clone (it did with
        sorted_moves and tt_put_lower): the search's helpers say so. Cython
@@ -155,6 +165,9 @@ cdef extern from *:
     ctypedef void always_inlined_void "CLINEA_ALWAYS_INLINE void"
     # whether this CPU runs the POPCNT copies
     int clinea_popcnt_clone() nogil
+    # 2 where the search is compiled twice (GCC on x86-64 glibc), else 1
+    int CLINEA_SEARCH_COPIES
+    const char* CLINEA_COMPILER
 
 
 cdef inline int swar_popcount(uint64_t x) noexcept nogil:

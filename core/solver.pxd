@@ -4,15 +4,11 @@ from .bitboard cimport Geometry
 from .board cimport Board
 from .book cimport BookView
 from .clock cimport Deadline
+from .solver_table cimport BoundTables, TransTable
 from .widebits cimport Wide, Wide4
 
 cdef enum:
     SOLVER_MAX_COLUMNS = 128   # MAX_SIDE of the board
-
-cdef struct TransTable:
-    uint64_t* entries      # 2**log2 entries, NULL until allocated
-    int log2
-    uint64_t index_mask
 
 cdef struct SolveState:
     # the game: the board's rules and masks (bitboard.pxd), fixed per game
@@ -27,16 +23,7 @@ cdef struct SolveState:
     Wide4 wide4_claimed_rows
     bint fills
     uint64_t left_half     # the columns left of the centre and the centre's, on the 64-bit path
-    # the transposition tables, one word per entry (see tt_get/tt_put):
-    # positions with many moves left in `far`, the others in `near`
-    TransTable far
-    TransTable near
-    int code_bits          # low bits of an entry holding the bound: 8, or 16 when scores pass 63
-    int code_offset        # an upper bound v is stored as v + code_offset, a lower one as v + 3 * code_offset
-    int payload_bits       # code_bits and the bits of an entry's table move (its column + 1, 0: none)
-    int move_mask          # the table move's bits (0 where the tables have no room for it)
-    uint64_t check_mask    # the key bits an entry keeps above them
-    int near_from          # moves played from which a position belongs to `near`
+    BoundTables tt         # the transposition tables (solver_table.pxd)
     BookView book          # exact scores at book.ply stones (-1: none for this game)
     # the budget of the current call
     long long nodes

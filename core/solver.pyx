@@ -68,8 +68,9 @@ fewer. The score
 itself is found by a sequence of null-window searches, bisecting the
 possible range (biased towards 0, where most scores lie). Transposition
 tables of one-word entries keep upper or lower bounds; bounds are true
-whatever window produced them, so the tables are reused across calls, weak
-or strong, as long as the game (columns, rows, c, p) stays the same.
+whatever window produced them, so the tables (solver_table.pxd) are reused
+across calls, weak or strong, as long as the game (columns, rows, c, p) stays
+the same.
 
 Measured on the standard 7x6 files, the time goes mostly to the table
 probes (cache and TLB misses on a 64 MB table): hence huge-page alignment,
@@ -120,11 +121,14 @@ from .bitboard cimport Geometry
 from .board cimport Board
 from .clock cimport deadline_passed, deadline_start, monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
+from .solver_table cimport (
+    allocate_table, clear_table, mix, set_entry_layout, tt_entry, tt_get, tt_prefetch, tt_put_lower, tt_put_upper,
+)
 from .widebits cimport (
     WIDE4_BITS, Wide, Wide4, wide4_zero, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero,
 )
 from .words cimport (
-    CLINEA_COMPILER, CLINEA_SEARCH_COPIES, Bits, always_inlined_int, always_inlined_void, b_and, b_any, b_lowest,
+    CLINEA_COMPILER, CLINEA_SEARCH_COPIES, Bits, always_inlined_int, b_and, b_any, b_lowest,
     b_lowest_index, b_not, b_or, b_popcount, b_several, b_shr, b_xor, b_zero, clinea_popcnt_clone, has_run,
     popcnt_cloned_int, winning_cells,
 )
@@ -135,29 +139,6 @@ from clinea.core.book import standard_book
 from clinea.core.timeman import Limits, SearchResult
 
 cdef extern from *:
-    """
-    #include <stdlib.h>
-    #include <string.h>
-    #ifdef __linux__
-    #include <sys/mman.h>
-    #endif
-    /* The table is probed at random: with 4 KB pages nearly every probe
-       also misses the TLB. 2 MB alignment lets Linux back it with huge
-       pages (transparent huge pages in "madvise" mode need the hint). */
-    static void* clinea_table_alloc(size_t bytes) {
-        void* p = NULL;
-        size_t align = (size_t)2 << 20;
-        if (bytes < align) align = 64;
-        if (posix_memalign(&p, align, bytes) != 0) return NULL;
-    #if defined(__linux__) && defined(MADV_HUGEPAGE)
-        madvise(p, bytes, MADV_HUGEPAGE);
-    #endif
-        memset(p, 0, bytes);  /* touch every page now, not one fault per new slot later */
-        return p;
-    }
-    """
-    void* clinea_table_alloc(size_t bytes) nogil
-    void __builtin_prefetch(const void* address) nogil
     int __builtin_ctzll(unsigned long long bits) nogil
 
 DEFAULT_TT_LOG2 = 23
@@ -229,70 +210,6 @@ cdef inline int lower_bound(const SolveState* s, int n, int first_chance) noexce
     return 0
 
 
-cdef inline uint64_t mix(uint64_t x) noexcept nogil:
-    # A bijection (xor-shifts and odd multipliers invert), so the slot plus the
-    # stored high bits identify the key exactly on the bitboard path.
-    x ^= x >> 33
-    x *= <uint64_t>0xFF51AFD7ED558CCD
-    x ^= x >> 33
-    x *= <uint64_t>0xC4CEB9FE1A85EC53
-    x ^= x >> 33
-    return x
-
-
-# Entry: (mixed key >> log2) << payload_bits | move << code_bits | code.
-# Code 0 is empty; an upper bound v is stored as v + code_offset, a lower
-# bound as v + 3 * code_offset, with |v| < code_offset. Eight bits (offset
-# 64) hold every game of at most 126 moves, the bitboard path's included;
-# longer games need 16 bits (offset 2**14, every board up to 128 x 128).
-# The move (the column that last cut the position off, + 1; 0: none) takes
-# the bits a column needs where both tables have that many index bits to
-# spare (2**11 entries on 7x6), else none, so that the slot and the check
-# bits keep the whole 64-bit key wherever the table has 2**code_bits
-# entries or more.
-cdef inline TransTable* table_for(SolveState* s, int n) noexcept nogil:
-    return &s.near if n >= s.near_from else &s.far
-
-
-# The tables and the parallel solve's marks take a position's key mixed
-# (`mix` of its table key), computed once per position: a node probes a
-# child's slot up to three times (prefetch, enhanced transposition cutoff,
-# move_ceiling) and its own twice.
-
-cdef inline int tt_entry(SolveState* s, uint64_t h, int n) noexcept nogil:
-    """The entry of the position of mixed key `h` below its check bits (its
-    table move << code_bits | its code), 0 when the slot holds no entry of it."""
-    cdef TransTable* t = table_for(s, n)
-    cdef uint64_t e = t.entries[h & t.index_mask]
-    if (e >> s.payload_bits) == ((h >> t.log2) & s.check_mask):
-        return <int>(e & ((<uint64_t>1 << s.payload_bits) - 1))
-    return 0
-
-
-cdef inline int tt_get(SolveState* s, uint64_t h, int n) noexcept nogil:
-    """The code of the position's entry: its bound (0: none)."""
-    return tt_entry(s, h, n) & ((1 << s.code_bits) - 1)
-
-
-cdef inline void tt_prefetch(SolveState* s, uint64_t h, int n) noexcept nogil:
-    cdef TransTable* t = table_for(s, n)
-    __builtin_prefetch(&t.entries[h & t.index_mask])
-
-
-cdef inline void tt_put(SolveState* s, uint64_t h, int code, int n, int move) noexcept nogil:
-    cdef TransTable* t = table_for(s, n)
-    t.entries[h & t.index_mask] = ((((h >> t.log2) & s.check_mask) << s.payload_bits)
-                                   | (<uint64_t>(move & s.move_mask) << s.code_bits) | <uint64_t>code)
-
-
-cdef inline always_inlined_void tt_put_upper(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
-    tt_put(s, h, v + s.code_offset, n, move)
-
-
-cdef inline always_inlined_void tt_put_lower(SolveState* s, uint64_t h, int v, int n, int move) noexcept nogil:
-    tt_put(s, h, v + 3 * s.code_offset, n, move)
-
-
 cdef enum:
     OPEN = -1000   # narrow_window: the window is still open, search on
 
@@ -331,13 +248,13 @@ cdef inline int narrow_window(SolveState* s, uint64_t h, int n, int lo, int hi,
     v = raise_alpha(lo, alpha, beta)
     if v != OPEN:
         return v
-    code = tt_entry(s, h, n)
-    move[0] = code >> s.code_bits
-    code &= (1 << s.code_bits) - 1
-    if code >= 2 * s.code_offset:
-        v = raise_alpha(code - 3 * s.code_offset, alpha, beta)
+    code = tt_entry(&s.tt, h, n)
+    move[0] = code >> s.tt.code_bits
+    code &= (1 << s.tt.code_bits) - 1
+    if code >= 2 * s.tt.code_offset:
+        v = raise_alpha(code - 3 * s.tt.code_offset, alpha, beta)
     elif code:
-        v = lower_beta(code - s.code_offset, alpha, beta)
+        v = lower_beta(code - s.tt.code_offset, alpha, beta)
     if v != OPEN:
         return v
     return lower_beta(hi, alpha, beta)
@@ -499,7 +416,7 @@ cdef inline Mirror mirror_after(const SolveState* s, Mirror image, Bits move, in
     cdef int shift
     cdef Mirror child = image
     if Bits is uint64_t:
-        if n + 1 < s.near_from:
+        if n + 1 < s.tt.near_from:
             shift = (s.g.columns - 1 - 2 * col) * s.g.stride
             child.cur = image.mask - image.cur
             child.mask = image.mask + (move << shift if shift >= 0 else move >> -shift)
@@ -512,7 +429,7 @@ cdef inline uint64_t table_key(const SolveState* s, uint64_t key, Mirror image, 
     and its mirror image's, which score alike. Near the end, where few
     positions meet their mirror image, the position's own key."""
     cdef uint64_t other
-    if n < s.near_from and s.g.bitboard:
+    if n < s.tt.near_from and s.g.bitboard:
         other = image.cur + image.mask
         return other if other < key else key
     return key
@@ -580,7 +497,7 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
         m = b_and(nonlosing, column_of(s, mask, col))
         if b_any(m):
             keys[col] = mix(table_key(s, position_key(other, b_or(mask, m)), mirror_after(s, image, m, col, n), n + 1))
-            tt_prefetch(s, keys[col], n + 1)
+            tt_prefetch(&s.tt, keys[col], n + 1)
             after = b_or(mask, m)
             threats = winning(s, b_or(cur, m), after)
             if Bits is uint64_t:
@@ -691,9 +608,9 @@ cdef inline int child_cutoff(SolveState* s, const uint64_t* keys, const int* mov
     were sorted."""
     cdef int i, code
     for i in range(count):
-        code = tt_get(s, keys[moves[i]], n + 1)
-        if code and code < 2 * s.code_offset and s.code_offset - code >= beta:
-            return s.code_offset - code
+        code = tt_get(&s.tt, keys[moves[i]], n + 1)
+        if code and code < 2 * s.tt.code_offset and s.tt.code_offset - code >= beta:
+            return s.tt.code_offset - code
     return OPEN
 
 
@@ -701,10 +618,10 @@ cdef inline int move_ceiling(SolveState* s, uint64_t child_key, int n) noexcept 
     """An upper bound on the score of the move to the child of key
     `child_key` (after `n` stones): its table entry's lower bound, negated,
     or `code_offset` (above every score) when it has none."""
-    cdef int code = tt_get(s, child_key, n + 1)
-    if code >= 2 * s.code_offset:
-        return 3 * s.code_offset - code
-    return s.code_offset
+    cdef int code = tt_get(&s.tt, child_key, n + 1)
+    if code >= 2 * s.tt.code_offset:
+        return 3 * s.tt.code_offset - code
+    return s.tt.code_offset
 
 
 cdef inline void move_first(int* moves, int count, int col) noexcept nogil:
@@ -775,13 +692,13 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         if v != OPEN:
             return v
         if Bits is uint64_t:
-            if n + 1 < s.near_from:
+            if n + 1 < s.tt.near_from:
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
-        tt_prefetch(s, mix(table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1)), n + 1)
+        tt_prefetch(&s.tt, mix(table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1)), n + 1)
         return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL)
     own = position_key(cur, mask)
     if Bits is uint64_t:
-        if chosen == NULL and n < s.near_from and image.cur == cur and image.mask == mask:
+        if chosen == NULL and n < s.tt.near_from and image.cur == cur and image.mask == mask:
             nonlosing &= s.left_half  # a symmetric position: a move and its mirror image score alike
     key = table_key(s, own, image, n)
     mirrored_key = key != own
@@ -794,16 +711,16 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         if v != OPEN:
             return v
     else:
-        table_move = tt_entry(s, key, n) >> s.code_bits
+        table_move = tt_entry(&s.tt, key, n) >> s.tt.code_bits
     claimed = OPEN
     count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed, threats_of)
     if chosen == NULL and claimed >= beta:
-        tt_put_lower(s, key, claimed, n, table_move)
+        tt_put_lower(&s.tt, key, claimed, n, table_move)
         return claimed
     if chosen == NULL and s.book.ply <= n < s.g.max_moves - ETC_LEFT:
         v = child_cutoff(s, keys, moves, count, n, beta)
         if v != OPEN:
-            tt_put_lower(s, key, v, n, table_move)
+            tt_put_lower(&s.tt, key, v, n, table_move)
             return v
     if table_move:
         # the move that last cut this position off goes first (stored as
@@ -847,7 +764,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             if v >= beta:
                 if chosen != NULL:
                     chosen[0] = m
-                tt_put_lower(s, key, v, n, s.g.columns - col if mirrored_key else col + 1)
+                tt_put_lower(&s.tt, key, v, n, s.g.columns - col if mirrored_key else col + 1)
                 if sharing:
                     busy_leave(s, key)
                 return v
@@ -863,7 +780,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         # fail-soft: every move scored at most `best`, a tighter bound than
         # alpha for the table and for the solve's bisection
         alpha = best
-    tt_put_upper(s, key, alpha, n, table_move)
+    tt_put_upper(&s.tt, key, alpha, n, table_move)
     if sharing:
         busy_leave(s, key)
     return alpha
@@ -946,11 +863,11 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
         if s.aborted:
             return 0
         if v >= beta:
-            tt_put_lower(s, key, v, n, 0)
+            tt_put_lower(&s.tt, key, v, n, 0)
             return v
         if v > alpha:
             alpha = v
-    tt_put_upper(s, key, alpha, n, 0)
+    tt_put_upper(&s.tt, key, alpha, n, 0)
     return alpha
 
 
@@ -965,22 +882,6 @@ cdef int gen_solve(SolveState* s, Board b, bint weak) except? -9999:
 
 
 # ---------------------------------------------------------------- Python
-
-cdef int allocate_table(TransTable* table) except -1:
-    # without the GIL: strong sets a game up in a thread beside its first move
-    if table.entries == NULL:
-        with nogil:
-            table.entries = <uint64_t*>clinea_table_alloc(sizeof(uint64_t) << table.log2)
-        if table.entries == NULL:
-            raise MemoryError(f"transposition table of 2**{table.log2} entries")
-        table.index_mask = ((<uint64_t>1) << table.log2) - 1
-    return 0
-
-
-cdef void clear_table(TransTable* table) noexcept nogil:
-    if table.entries != NULL:
-        memset(table.entries, 0, sizeof(uint64_t) << table.log2)
-
 
 def popcnt_search() -> bool:
     """Whether the search runs its copy compiled for the POPCNT instruction
@@ -1058,8 +959,8 @@ cdef class Solver:
             if self.helpers == NULL or self.s.busy == NULL:
                 raise MemoryError(f"the states of {threads - 1} helper threads")
             self.s.busy_mask = (1 << BUSY_LOG2) - 1
-        self.s.far.log2 = tt_log2
-        self.s.near.log2 = min(<int>NEAR_LOG2, tt_log2)
+        self.s.tt.far.log2 = tt_log2
+        self.s.tt.near.log2 = min(<int>NEAR_LOG2, tt_log2)
         self.geometry_ = None
         self.force_generic = force_generic
         self.use_book = book
@@ -1068,8 +969,8 @@ cdef class Solver:
 
     def __dealloc__(self):
         cdef int i
-        free(self.s.far.entries)
-        free(self.s.near.entries)
+        free(self.s.tt.far.entries)
+        free(self.s.tt.near.entries)
         if self.helpers != NULL:
             for i in range(self.threads_ - 1):
                 free(self.helpers[i].near.entries)
@@ -1083,7 +984,7 @@ cdef class Solver:
 
     @property
     def tt_log2(self) -> int:
-        return self.s.far.log2
+        return self.s.tt.far.log2
 
     @property
     def threads(self) -> int:
@@ -1111,8 +1012,8 @@ cdef class Solver:
         """Forgets every stored position."""
         cdef int i
         with nogil:
-            clear_table(&self.s.far)
-            clear_table(&self.s.near)
+            clear_table(&self.s.tt.far)
+            clear_table(&self.s.tt.near)
             for i in range(self.threads_ - 1):
                 clear_table(&self.helpers[i].near)
 
@@ -1132,10 +1033,10 @@ cdef class Solver:
 
     cdef int _set_game(self, Board board) except -1:
         cdef SolveState* s = &self.s
-        cdef int i, col, bit, move_bits
-        if s.far.entries == NULL or s.near.entries == NULL:
-            allocate_table(&s.far)
-            allocate_table(&s.near)
+        cdef int i, col, bit
+        if s.tt.far.entries == NULL or s.tt.near.entries == NULL:
+            allocate_table(&s.tt.far)
+            allocate_table(&s.tt.near)
         geometry = board.rules
         if geometry != self.geometry_:
             # same keys mean other positions (or other values) in another game
@@ -1143,16 +1044,8 @@ cdef class Solver:
                 self.reset()
             self.geometry_ = geometry
             s.g = board.c_geometry()[0]
-            s.near_from = s.g.max_moves - NEAR_MOVES
-            s.code_bits = 8 if score_at(s, 0) < 64 else 16
-            s.code_offset = 1 << (s.code_bits - 2)
-            # an entry's table move where both tables keep the whole key beside it
-            move_bits = s.g.columns.bit_length()
-            if s.code_bits + move_bits > min(s.far.log2, s.near.log2):
-                move_bits = 0
-            s.move_mask = (1 << move_bits) - 1
-            s.payload_bits = s.code_bits + move_bits
-            s.check_mask = ~(<uint64_t>0) >> s.payload_bits
+            s.tt.near_from = s.g.max_moves - NEAR_MOVES
+            set_entry_layout(&s.tt, score_at(s, 0), s.g.columns)
             self._choose_book(board)
             order = centre_first(s.g.columns)
             for i in range(s.g.columns):
@@ -1302,9 +1195,9 @@ cdef class Solver:
             # the near table is the one written at nearly every node: shared,
             # its cache lines would move between the cores at every store
             if helper.near.entries == NULL:
-                helper.near.log2 = s.near.log2
+                helper.near.log2 = s.tt.near.log2
                 allocate_table(&helper.near)
-            helper.s.near = helper.near
+            helper.s.tt.near = helper.near
             helper.s.nodes = 0
             helper.done = False
         workers = [threading.Thread(target=self._help, args=(i,), daemon=True) for i in range(self.threads_ - 1)]

@@ -150,6 +150,9 @@ class StrongBot(Bot):
         self.setting_up: threading.Thread | None = None
         self.search_ready = threading.Event()
         self.search_ready.set()
+        self.lines_ready = threading.Event()  # the lines are loaded (or not read in this game)
+        self.lines_ready.set()
+        self.lines_error: OSError | ValueError | None = None  # why the set-up could not load them
         self.set_up_rules: Rules | None = None  # the rules the last set-up was for
         # when the request for our first move came (with the opening), if ours is the first move
         self.first_request: float | None = None
@@ -191,19 +194,30 @@ class StrongBot(Bot):
         self._finish_set_up()
         self.set_up_rules = board.rules
         self.search_ready.clear()
+        self.lines_ready.clear()
         self.setting_up = threading.Thread(target=self._set_up, args=(board.copy(),), daemon=True)
         _SwitchInterval.shorten()
         self.setting_up.start()
 
     def _set_up(self, board: Board) -> None:
+        # the lines first (about 20 ms): they decide the standard game's first
+        # moves, which come before the book and the tables are ready (0.1 s)
         try:
+            try:
+                if self._reads_lines(board):
+                    self._stored_lines()
+            except (OSError, ValueError) as error:
+                # raised by the move that reads them, as one clear line, and
+                # the set-up goes on
+                self.lines_error = error
+            finally:
+                self.lines_ready.set()
             try:
                 self.search.prepare(board)
             finally:
                 self.search_ready.set()
             if self.solver is not None:
                 self.solver.prepare(board)
-                self._stored_lines()
         finally:
             _SwitchInterval.restore()
 
@@ -222,14 +236,14 @@ class StrongBot(Bot):
                 self.setting_up = None
         return self.setting_up is None
 
-    def _set_up_patience(self, clock: TimeManager) -> float | None:
-        """How long a move waits for the game's set-up: SET_UP_WAIT_SHARE of
-        its budget less its reserve for the machine's stalls on a clock (the
-        wait itself ends late on a loaded machine); with a node limit to the
-        end, so that the moves stay the same from run to run."""
+    def _set_up_patience(self, clock: TimeManager, share: float = SET_UP_WAIT_SHARE) -> float | None:
+        """How long a move waits for the game's set-up: `share` of its budget
+        less its reserve for the machine's stalls on a clock (the wait
+        itself ends late on a loaded machine); with a node limit to the end,
+        so that the moves stay the same from run to run."""
         if not clock.budget:
             return None
-        return max(0.0, SET_UP_WAIT_SHARE * (clock.budget - clock.lateness) - clock.elapsed())
+        return max(0.0, share * (clock.budget - clock.lateness) - clock.elapsed())
 
     def _solve_near(self, board: Board) -> tuple[bool, bool]:
         """(whether `board` is near enough to the end for the solver, whether its game may be the book's)."""
@@ -424,16 +438,27 @@ class StrongBot(Bot):
         win = clock.spent(solver.reach(board, 1, weak=True, limits=clock.share()))
         return win if win.move is not None else draw
 
+    def _reads_lines(self, board: Board) -> bool:
+        """Whether strong plays `board`'s game from its own lines: the game the
+        solver's opening book covers."""
+        return self.solver is not None and board.rules == STANDARD
+
     def _stored_lines(self) -> LinesLookup | None:
-        """Our own lines (clinea.players.strong_lines), loaded once the game
-        is the one the book covers: at new_game, before the first move's clock."""
-        if self.lines is None and self.exact_solver.uses_book:
+        """Our own lines (clinea.players.strong_lines), loaded once: at the
+        set-up of the game the book covers (see _reads_lines)."""
+        if self.lines is None:
             self.lines = StrongLines.load()
         return self.lines
 
-    def _from_lines(self, board: Board) -> SearchResult | None:
-        """The move our own lines store for `board`, proven to keep its win or draw."""
-        lines = self._stored_lines()
+    def _from_lines(self, board: Board, wait: float | None) -> SearchResult | None:
+        """The move our own lines store for `board`, proven to keep its win or
+        draw; None off the lines, or when they are not loaded after `wait`
+        seconds (None: until they are)."""
+        if not self._reads_lines(board) or not self.lines_ready.wait(wait):
+            return None
+        if self.lines_error is not None:
+            raise self.lines_error
+        lines = self.lines
         stored = lines.lookup(board) if lines is not None else None
         if stored is None:
             return None
@@ -448,11 +473,14 @@ class StrongBot(Bot):
         clock = TimeManager(self.limits, PRECISE_TIME_FRACTION if board.is_wide else TIME_FRACTION,
                             start=asked, lateness=self.lateness)
         self.first_request = self.stopped_pondering = None
-        found: SearchResult | None = None
-        solving = self._solve_worth_trying(board, self._set_up_patience(clock))
-        if solving:
-            found = self._from_lines(board)
-            if found is None:
+        solving = False
+        # the lines, loaded first, are worth most of the move's time: a move
+        # on them is proven, the quick move before the set-up is not (after
+        # the opening 1 or 5 its centre move gives up the win)
+        found = self._from_lines(board, self._set_up_patience(clock, SOLVE_SHARE_WITH_BOOK))
+        if found is None:
+            solving = self._solve_worth_trying(board, self._set_up_patience(clock))
+            if solving:
                 found = self._try_solve(board, clock, SOLVE_SHARE_WITH_BOOK if self.exact_solver.uses_book else SOLVE_SHARE)
         if found is None:
             if board.is_wide:
@@ -472,7 +500,8 @@ class StrongBot(Bot):
         self.kept = None
         if found.source == "solver" and found.proven and found.move is not None and found.score is not None:
             self.kept = (board.moves() + [found.move], (found.score > 0) - (found.score < 0))
-            if not clock.reached(SOLVE_SHARE_WITH_BOOK):
+            if not clock.reached(SOLVE_SHARE_WITH_BOOK) and self._finish_set_up(0):
+                # (the solver thinks ahead once set up: a lines move may come before)
                 self._think_ahead(board, found.move, clock)
         # the move's figures on a copy: the searches' own stay in the move's account
         found = dataclasses.replace(found, nodes=clock.nodes, time=clock.elapsed())

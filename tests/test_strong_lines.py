@@ -2,6 +2,7 @@
 solver gives the position, the builder keeps strong's own moves and the hard
 proofs of its lines, and strong plays a stored move without a search."""
 import random
+import threading
 import zlib
 
 import pytest
@@ -118,6 +119,42 @@ def test_strong_plays_a_stored_move_without_searching():
     assert bot.choose(board.copy()) == move
     assert bot.last.proven and bot.last.score == value
     assert bot.kept == (board.moves() + [move], value)
+
+
+class HeldSolver:
+    """strong's solver with its set-up (the book, the tables) held back
+    until released: the first moves of a fresh process on a busy machine."""
+
+    def __init__(self, solver: Solver):
+        self.solver, self.release = solver, threading.Event()
+
+    def prepare(self, board: Board) -> None:
+        self.release.wait()
+        self.solver.prepare(board)
+
+    def __getattr__(self, name: str):
+        return getattr(self.solver, name)
+
+
+@pytest.mark.parametrize("opening", [moves for moves, _ in roots() if len(moves) < 2])
+def test_the_first_moves_come_from_the_lines_before_the_solver_is_set_up(opening):
+    # a fresh strong at 0.05 s a move, first on the empty board, played its
+    # alpha-beta search's column 2 (a draw) there before its book was loaded;
+    # the quick move's centre gives the win up after the openings 1 and 5
+    board = Board.from_moves(opening)
+    bot = StrongBot(time_per_move=0.05, ponder=False)
+    held = HeldSolver(bot.solver)
+    bot.solver = held
+    try:
+        bot.new_game(board.copy(), board.side_to_move)
+        move = bot.choose(board.copy())
+        assert not bot.ready(0), "the solver's set-up was held back"
+    finally:
+        held.release.set()
+        bot.ready()
+    value = SOLVER.solve(board, weak=True)
+    assert bot.last.proven and bot.last.score == value, (opening, bot.last)
+    assert keeps(board, move, value), (opening, move)
 
 
 def test_a_file_of_something_else_is_refused_with_its_name(tmp_path):

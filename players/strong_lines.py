@@ -9,7 +9,7 @@ proof takes more than MIN_NODES nodes, up to MAX_STONES stones.
 
 Why: the opening book (clinea.core.book) scores every 12-stone position, so
 every move before it is a lookup, once the book is loaded; the lines load
-first (about 20 ms against the book's and the tables' 0.1 s), so a fresh
+first (3-6 ms against the book's and the tables' 0.1 s), so a fresh
 process's first moves are proven ones too; the moves at 12 to 18 stones are the ones
 whose proof does not fit in 0.05 s once the machine is busy (measured on the
 lines of opening `4 1`, with a fresh table: a median of 0.81 M nodes at 12
@@ -31,21 +31,19 @@ from __future__ import annotations
 import argparse
 import os
 import sys
-import zlib
 from array import array
 from bisect import bisect_left
 from typing import Protocol
 
-from clinea.bounded import MIB, read_file, size_text
+from clinea.bounded import MIB, read_file
 from clinea.core import Board, Rules
 from clinea.core.book import BOOK_PLY
 from clinea.core.solver import Solver
 from clinea.core.timeman import unbounded
 
 LINES_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strong_lines_7x6.bin")
-# The shipped file is 1.3 MB packed and 4 MB unpacked (some 400,000 lines).
+# The shipped file is 4 MB (some 400,000 lines).
 FILE_LIMIT = 64 * MIB
-UNPACKED_LIMIT = 64 * MIB
 #: how far the lines are followed, and what a proof must cost to be kept
 MAX_STONES = 20
 MIN_NODES = 30_000
@@ -63,12 +61,14 @@ class LinesLookup(Protocol):
 class StrongLines:
     """The stored positions: `lookup(board)` gives (column, value) or None.
 
-    The file is zlib-compressed: a header line, then the sorted 64-bit
-    position keys (Board.key(), little-endian), a byte for each column and a
-    signed byte for each value. No numpy: importing it would add 0.07 s to
+    The file: a header line, then the sorted 64-bit position keys
+    (Board.key(), little-endian), a byte for each column and a signed byte
+    for each value. Not compressed: a fresh process reads its first moves
+    here, and unpacking the 4 MB took 20 ms (more than a 0.02 s move waits)
+    where reading them takes 3-6. No numpy: importing it would add 0.07 s to
     every start of the player."""
 
-    MAGIC = b"clinea strong lines 1\n"
+    MAGIC = b"clinea strong lines 2\n"
 
     def __init__(self, keys: array[int], moves: bytes, values: array[int]):
         self.keys, self.moves, self.values = keys, moves, values
@@ -81,26 +81,20 @@ class StrongLines:
         """The lines in `path`; none if there is no such file (a checkout
         rebuilding it: strong then proves every move itself)."""
         try:
-            packed = read_file(path, FILE_LIMIT)
+            data = read_file(path, FILE_LIMIT)
         except FileNotFoundError:
             return cls.of({})
-        unpack = zlib.decompressobj()
-        try:
-            data = unpack.decompress(packed, UNPACKED_LIMIT)
-        except zlib.error as error:
-            raise ValueError(f"{path}: not a file of strong's lines ({error}; rebuild it with make lines)") from None
-        if unpack.unconsumed_tail:
-            raise ValueError(f"{path}: unpacks to more than {size_text(UNPACKED_LIMIT)}, "
-                             "the most allowed for strong's lines (rebuild it with make lines)")
-        if not data.startswith(cls.MAGIC):
+        if not data.startswith(cls.MAGIC) or (len(data) - len(cls.MAGIC)) % 10:
             raise ValueError(f"{path}: not a file of strong's lines (rebuild it with make lines)")
-        data = data[len(cls.MAGIC):]
-        count = len(data) // 10
+        body = memoryview(data)[len(cls.MAGIC):]  # slices without copies
+        count = len(body) // 10
         keys = array("Q")
-        keys.frombytes(data[:8 * count])
+        keys.frombytes(body[:8 * count])
         if sys.byteorder != "little":
             keys.byteswap()
-        return cls(keys, data[8 * count:9 * count], array("b", data[9 * count:]))
+        values = array("b")
+        values.frombytes(body[9 * count:])
+        return cls(keys, bytes(body[8 * count:9 * count]), values)
 
     @classmethod
     def of(cls, kept: dict[int, tuple[int, int]]) -> StrongLines:
@@ -113,7 +107,7 @@ class StrongLines:
         if sys.byteorder != "little":
             keys.byteswap()
         with open(path, "wb") as file:
-            file.write(zlib.compress(self.MAGIC + keys.tobytes() + bytes(self.moves) + self.values.tobytes(), 9))
+            file.write(self.MAGIC + keys.tobytes() + bytes(self.moves) + self.values.tobytes())
 
     def lookup(self, board: Board) -> tuple[int, int] | None:
         """(column, win / draw value for the side to move that the column

@@ -200,7 +200,7 @@ class StrongBot(Bot):
         self.setting_up.start()
 
     def _set_up(self, board: Board) -> None:
-        # the lines first (about 20 ms): they decide the standard game's first
+        # the lines first (3-6 ms): they decide the standard game's first
         # moves, which come before the book and the tables are ready (0.1 s)
         try:
             try:

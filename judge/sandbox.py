@@ -22,6 +22,7 @@ from RLIMIT_NPROC, so a root judge needs the cgroup).
 from __future__ import annotations
 
 import collections
+import errno
 import functools
 import itertools
 import os
@@ -29,6 +30,7 @@ import resource
 import shutil
 import subprocess
 import sys
+import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
@@ -215,14 +217,27 @@ class SeatCgroup:
             finally:
                 os.close(fd)
 
-    def remove(self) -> None:
-        """Once the seat's processes are gone (a cgroup with processes stays)."""
+    def remove(self, wait: float = 0.0) -> None:
+        """Once the seat's processes are gone (a cgroup with processes
+        stays), waiting up to `wait` seconds for the last of them: killed
+        with their namespace's init, they die after it, later on a busy
+        machine."""
+        deadline = time.monotonic() + wait
         for folder in self.folders:
-            try:
-                os.rmdir(folder)
-            except OSError:
-                pass
+            while True:
+                try:
+                    os.rmdir(folder)
+                except OSError as error:
+                    if error.errno == errno.EBUSY and time.monotonic() < deadline:
+                        time.sleep(CGROUP_POLL)
+                        continue
+                break
 
+
+#: how long the end of a run waits for its seats' last processes to leave
+#: their cgroups, and how often it looks
+CGROUP_WAIT = 2.0
+CGROUP_POLL = 0.005
 
 #: the run folders this process made, with how many of its Cgroups use each:
 #: any other `clinea-<our pid>` is a dead judge's whose pid came round again
@@ -309,10 +324,12 @@ class Cgroups:
         return self.made[-1]
 
     def remove(self) -> None:
-        """Removes the seats' cgroups made here that are empty, then the run's
-        folders if nothing else is in them (a cgroup with processes stays)."""
+        """Removes the seats' cgroups made here once they are empty (within
+        CGROUP_WAIT), then the run's folders if nothing else is in them (a
+        cgroup with processes stays)."""
+        deadline = time.monotonic() + CGROUP_WAIT
         for seat in self.made:
-            seat.remove()
+            seat.remove(max(0.0, deadline - time.monotonic()))
         for base in self.bases.values():
             # another Cgroups of this process may still make seats in it
             # (made again if this empties it): it stays ours until the last

@@ -5,6 +5,7 @@ import errno
 import os
 import subprocess
 import sys
+import threading
 import time
 
 import pytest
@@ -104,6 +105,22 @@ def test_a_seat_sees_its_own_processes_only_and_its_own_program_folder(tmp_path)
     launch.release()
     # bwrap's init, the shell and its ls (and grep, racing): never the machine's hundred
     assert int(lines[0]) <= 4 and lines[1:] == ["mine", "read-only", "scratch"]
+
+
+def test_the_end_of_a_run_waits_for_its_seats_last_processes_to_leave_their_cgroups():
+    # a clean-clone CI left a run's cgroups behind: the seats' processes,
+    # killed with their namespace's init, were still dying when the judge
+    # removed the folders (a cgroup with processes stays)
+    cgroups = sandbox_module.Cgroups(f"clinea-{os.getpid()}")
+    assert "pids" in cgroups.kinds, "this machine delegates no pids cgroup to the judge"
+    seat = cgroups.seat("slow-to-die", SeatLimits())
+    assert seat is not None
+    dying = subprocess.Popen(["sleep", "0.3"], preexec_fn=seat.enter)
+    reaper = threading.Thread(target=dying.wait)  # reaped as it exits, as the seat's init does
+    reaper.start()
+    cgroups.remove()
+    reaper.join()
+    assert [folder for folder in [*seat.folders, *cgroups.bases.values()] if os.path.exists(folder)] == []
 
 
 def test_a_run_leaves_no_cgroup_behind(tmp_path):

@@ -122,7 +122,8 @@ from .board cimport Board
 from .clock cimport deadline_passed, deadline_start, monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 from .solver_table cimport (
-    allocate_table, clear_table, mix, set_entry_layout, tt_entry, tt_get, tt_prefetch, tt_put_lower, tt_put_upper,
+    allocate_table, clear_table, entry_lower, entry_move, entry_upper, mix, set_entry_layout, tt_entry, tt_prefetch,
+    tt_put_lower, tt_put_upper,
 )
 from .widebits cimport (
     WIDE4_BITS, Wide, Wide4, wide4_zero, wide_add, wide_and, wide_or, wide_set, wide_xor, wide_zero,
@@ -244,17 +245,15 @@ cdef inline int narrow_window(SolveState* s, uint64_t h, int n, int lo, int hi,
     """Tightens [alpha, beta] with the node's bounds lo..hi and its table
     entry; returns the node's value when that closes the window, else OPEN.
     `move` receives the entry's table move (0: none)."""
-    cdef int code, v
+    cdef int entry, v
     v = raise_alpha(lo, alpha, beta)
     if v != OPEN:
         return v
-    code = tt_entry(&s.tt, h, n)
-    move[0] = code >> s.tt.code_bits
-    code &= (1 << s.tt.code_bits) - 1
-    if code >= 2 * s.tt.code_offset:
-        v = raise_alpha(code - 3 * s.tt.code_offset, alpha, beta)
-    elif code:
-        v = lower_beta(code - s.tt.code_offset, alpha, beta)
+    entry = tt_entry(&s.tt, h, n)
+    move[0] = entry_move(&s.tt, entry)
+    v = raise_alpha(entry_lower(&s.tt, entry), alpha, beta)
+    if v == OPEN:
+        v = lower_beta(entry_upper(&s.tt, entry), alpha, beta)
     if v != OPEN:
         return v
     return lower_beta(hi, alpha, beta)
@@ -606,11 +605,11 @@ cdef inline int child_cutoff(SolveState* s, const uint64_t* keys, const int* mov
     score to at most u proves this node worth at least -u; the first such
     -u at or above beta, else OPEN. The slots were fetched while the moves
     were sorted."""
-    cdef int i, code
+    cdef int i, v
     for i in range(count):
-        code = tt_get(&s.tt, keys[moves[i]], n + 1)
-        if code and code < 2 * s.tt.code_offset and s.tt.code_offset - code >= beta:
-            return s.tt.code_offset - code
+        v = -entry_upper(&s.tt, tt_entry(&s.tt, keys[moves[i]], n + 1))
+        if v >= beta:
+            return v
     return OPEN
 
 
@@ -618,10 +617,7 @@ cdef inline int move_ceiling(SolveState* s, uint64_t child_key, int n) noexcept 
     """An upper bound on the score of the move to the child of key
     `child_key` (after `n` stones): its table entry's lower bound, negated,
     or `code_offset` (above every score) when it has none."""
-    cdef int code = tt_get(&s.tt, child_key, n + 1)
-    if code >= 2 * s.tt.code_offset:
-        return 3 * s.tt.code_offset - code
-    return s.tt.code_offset
+    return -entry_lower(&s.tt, tt_entry(&s.tt, child_key, n + 1))
 
 
 cdef inline void move_first(int* moves, int count, int col) noexcept nogil:
@@ -711,7 +707,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         if v != OPEN:
             return v
     else:
-        table_move = tt_entry(&s.tt, key, n) >> s.tt.code_bits
+        table_move = entry_move(&s.tt, tt_entry(&s.tt, key, n))
     claimed = OPEN
     count = sorted_moves(s, cur, mask, nonlosing, n, image, moves, keys, &claimed, threats_of)
     if chosen == NULL and claimed >= beta:

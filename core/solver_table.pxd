@@ -107,9 +107,21 @@ cdef inline int tt_entry(BoundTables* t, uint64_t h, int n) noexcept nogil:
     return 0
 
 
-cdef inline int tt_get(BoundTables* t, uint64_t h, int n) noexcept nogil:
-    """The code of the position's entry: its bound (0: none)."""
-    return tt_entry(t, h, n) & ((1 << t.code_bits) - 1)
+cdef inline int entry_move(const BoundTables* t, int entry) noexcept nogil:
+    """The table move an entry (tt_entry) holds: its column + 1, 0 for none."""
+    return entry >> t.code_bits
+
+
+cdef inline int entry_lower(const BoundTables* t, int entry) noexcept nogil:
+    """The lower bound an entry holds, or -code_offset (below every score)."""
+    cdef int code = entry & ((1 << t.code_bits) - 1)
+    return code - 3 * t.code_offset if code >= 2 * t.code_offset else -t.code_offset
+
+
+cdef inline int entry_upper(const BoundTables* t, int entry) noexcept nogil:
+    """The upper bound an entry holds, or code_offset (above every score)."""
+    cdef int code = entry & ((1 << t.code_bits) - 1)
+    return code - t.code_offset if 0 < code < 2 * t.code_offset else t.code_offset
 
 
 cdef inline void tt_prefetch(BoundTables* t, uint64_t h, int n) noexcept nogil:

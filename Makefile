@@ -77,7 +77,7 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 # (pyflakes, bugbear, pyupgrade for 3.11, import order, simplify; settings in
 # pyproject.toml), cython-lint over the core (it calls pycodestyle from PATH).
 lint: install
-	$(VENV)/bin/ruff check judge players training clinea benchmarks tests setup.py
+	$(VENV)/bin/ruff check core judge players training clinea benchmarks tests setup.py
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint core/*.pyx core/*.pxd
 	@$(MAKE) --no-print-directory typecheck
 

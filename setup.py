@@ -11,11 +11,14 @@ import glob
 import os
 import shutil
 import subprocess
+import sys
 import sysconfig
+import tempfile
 
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 from setuptools.command.build_ext import build_ext
+from setuptools.errors import CompileError, LinkError
 
 PACKAGES = {
     "clinea": "clinea",
@@ -64,6 +67,19 @@ def compiler_is_gcc() -> bool:
 # files (callgrind), about as much time. 100 % inlines them again.
 UNIT_GROWTH = {"solver": ["--param", "inline-unit-growth=100"]}
 
+# With GCC the solver is built twice more: instrumented, to run
+# core/profile_workload.py, then from the profile that left (profile-guided
+# optimisation, as Stockfish's profile-build): branches laid out and inlined
+# where the search goes, about 10 % less CPU for the same nodes on
+# Fhourstones' positions and the empty 7x6 board, which the workload does
+# not search. Value profiling stays off: it keeps state in thread-local
+# storage that the POPCNT clones' ifunc resolvers reach before the library is
+# set up (a crash at import). CLINEA_PGO=0 builds it once, plainly; a failed
+# step warns and falls back to that build.
+PROFILE_GUIDED = ["solver"]
+PROFILE_WORKLOAD = os.path.join("core", "profile_workload.py")
+PROFILE_TIMEOUT = 900  # seconds; the workload takes 10-20 s instrumented
+
 
 def extensions() -> list[Extension]:
     # -O3 as the project asks; never -march=native in what ships: wheels and
@@ -101,10 +117,57 @@ class BuildWithSeatExec(build_ext):
 
     def run(self) -> None:
         super().run()
+        if os.environ.get("CLINEA_PGO", "1") != "0" and compiler_is_gcc():
+            for name in PROFILE_GUIDED:
+                self.profile_guided("clinea.core." + name)
         folder = os.path.dirname(self.get_ext_fullpath("clinea.judge.seat_exec"))
         objects = self.compiler.compile([os.path.join("judge", "seat_exec.c")], output_dir=self.build_temp,
                                         extra_postargs=["-O2"])
         self.compiler.link_executable(objects, "seat_exec", output_dir=folder)
+
+
+    def profile_guided(self, name: str) -> None:
+        """Rebuilds extension `name` from a profile of the workload."""
+        ext = next(ext for ext in self.extensions if ext.name == name)
+        plain_compile, plain_link, force = list(ext.extra_compile_args), list(ext.extra_link_args), self.force
+        profile = tempfile.mkdtemp(prefix="clinea-profile-")
+        self.force = True  # build_extension skips an extension it thinks up to date
+        try:
+            ext.extra_compile_args = plain_compile + ["-fprofile-generate", "-fno-profile-values",
+                                                      "-fprofile-dir=" + profile]
+            ext.extra_link_args = plain_link + ["-fprofile-generate"]
+            self.build_extension(ext)
+            self.run_workload(profile)
+            # a profile GCC cannot find for the file fails the step (it would
+            # build plainly without a word); the solver then says it used one
+            ext.extra_compile_args = plain_compile + ["-fprofile-use", "-fprofile-dir=" + profile,
+                                                      "-fprofile-correction", "-Werror=missing-profile",
+                                                      "-DCLINEA_PROFILE_GUIDED=1"]
+            ext.extra_link_args = plain_link
+            self.build_extension(ext)
+        except (OSError, subprocess.SubprocessError, CompileError, LinkError) as error:
+            print(f"warning: the profile-guided build of {name} failed ({error}); building it plainly",
+                  file=sys.stderr)
+            ext.extra_compile_args, ext.extra_link_args = plain_compile, plain_link
+            self.build_extension(ext)
+        finally:
+            ext.extra_compile_args, ext.extra_link_args, self.force = plain_compile, plain_link, force
+            shutil.rmtree(profile, ignore_errors=True)
+
+    def run_workload(self, profile: str) -> None:
+        """Runs the workload on the extensions just built, importable as
+        `clinea.core` from a temporary package (nothing is installed yet),
+        and checks that it left a profile."""
+        core = os.path.abspath(os.path.dirname(self.get_ext_fullpath("clinea.core.solver")))
+        with tempfile.TemporaryDirectory(prefix="clinea-workload-") as root:
+            os.makedirs(os.path.join(root, "clinea"))
+            open(os.path.join(root, "clinea", "__init__.py"), "w").close()
+            os.symlink(core, os.path.join(root, "clinea", "core"))
+            # -P: the script's folder (core/, module names of its own) stays off sys.path
+            subprocess.run([sys.executable, "-P", PROFILE_WORKLOAD], env=dict(os.environ, PYTHONPATH=root),
+                           check=True, timeout=PROFILE_TIMEOUT)
+        if not glob.glob(os.path.join(profile, "**", "*.gcda"), recursive=True):
+            raise OSError(f"the workload left no profile in {profile}")
 
 
 # setuptools runs this file with the project directory as the working

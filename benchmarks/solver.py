@@ -41,7 +41,7 @@ from pathlib import Path
 from plots import time_curves
 
 from clinea.core import Board
-from clinea.core.solver import BUILD_COMPILER, DEFAULT_TT_LOG2, Solver, popcnt_search
+from clinea.core.solver import BUILD_COMPILER, BUILD_PROFILE_GUIDED, DEFAULT_TT_LOG2, Solver, popcnt_search
 from clinea.solved_tables import board_size
 
 FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
@@ -269,7 +269,7 @@ def main() -> None:
           f"{'opening book at 12 stones' if uses_book else 'no opening book'}"
           f"{', reset per position' if args.reset else ''}, "
           f"{'the POPCNT copy of the search' if popcnt_search() else 'the baseline copy of the search (no POPCNT)'}, "
-          f"built by {BUILD_COMPILER}")
+          f"built by {BUILD_COMPILER}{' from its profile' if BUILD_PROFILE_GUIDED else ' without a profile'}")
     ours, theirs = {}, {}
     print(HEADER)
     for name in args.files:

@@ -147,6 +147,11 @@ cdef extern from *:
     #else
     #define CLINEA_COMPILER "an unknown C compiler"
     #endif
+    /* set by setup.py where the solver was built from a profile of its
+       workload (profile-guided optimisation) */
+    #ifndef CLINEA_PROFILE_GUIDED
+    #define CLINEA_PROFILE_GUIDED 0
+    #endif
     /* GCC may decline to inline a helper into a clone (it did with
        sorted_moves and tt_put_lower): the search's helpers say so. Cython
        declares a function's result variable with its return type, where
@@ -168,6 +173,7 @@ cdef extern from *:
     # 2 where the search is compiled twice (GCC on x86-64 glibc), else 1
     int CLINEA_SEARCH_COPIES
     const char* CLINEA_COMPILER
+    int CLINEA_PROFILE_GUIDED
 
 
 cdef inline int swar_popcount(uint64_t x) noexcept nogil:

@@ -165,6 +165,9 @@ class StrongBot(Bot):
         # draw / loss value there: whatever the opponent replies, we keep at
         # least that, which the solver then need not prove again
         self.kept: tuple[list[int], int] | None = None
+        # whether the solver's last win / draw / loss search at the root was
+        # proving a draw (the fallback of a move it did not finish)
+        self.proving_draw = False
 
     @property
     def exact_solver(self) -> Solver:
@@ -422,6 +425,7 @@ class StrongBot(Bot):
             value = self._peek(board, clock, PEEK_SHARE)
             if value is None:
                 return self._draw_then_win(board, clock, share)
+        self.proving_draw = value == 0
         return clock.spent(solver.search(board, clock.share(share), weak=True,
                                          at_least=value if value is not None and value >= 0 else None))
 
@@ -430,11 +434,13 @@ class StrongBot(Bot):
         with the rest of the move (its fallback, the heuristic search, is
         not needed once a draw is kept), a winning column."""
         solver = self.exact_solver
+        self.proving_draw = True
         draw = clock.spent(solver.reach(board, 0, weak=True, limits=clock.share(share)))
         if not draw.proven:
             return draw
         if draw.move is None:
             return dataclasses.replace(draw, score=-1)  # every column loses
+        self.proving_draw = False
         win = clock.spent(solver.reach(board, 1, weak=True, limits=clock.share()))
         return win if win.move is not None else draw
 
@@ -493,10 +499,16 @@ class StrongBot(Bot):
             else:
                 found = clock.spent(self.search.think(board, clock.share(), start_share=BIG_BOARD_START_SHARE,
                                                       keep_partial=True))
-            if solving and found.move in self.exact_solver.refuted and self.exact_solver.trying is not None:
-                # the solve ran out of time, but not before proving this move
-                # loses the value: its next move in line is not known to
-                found.move = self.exact_solver.trying
+            trying = self.exact_solver.trying if solving else None
+            if trying is not None and (self.proving_draw or found.move in self.exact_solver.refuted):
+                # The solve ran out of time on column `trying`, the first in
+                # its order after those it proved below its target. Proving a
+                # draw, those were proved to lose, which is quick: the column
+                # left is likelier to hold the draw than the heuristic
+                # search's on the rest of the move. Proving a win, a column
+                # not yet proved may still lose: the heuristic search's move
+                # stands unless it is one of those proved not to win.
+                found.move = trying
         self.kept = None
         if found.source == "solver" and found.proven and found.move is not None and found.score is not None:
             self.kept = (board.moves() + [found.move], (found.score > 0) - (found.score < 0))

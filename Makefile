@@ -5,8 +5,9 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 PIP    := $(PY) -m pip --disable-pip-version-check -q
 # what a rebuild depends on: .py files are not listed, the install is
-# editable, so the tests always run the working tree's Python code
-BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c $(wildcard core/*.pyx core/*.pxd)
+# editable, so the tests always run the working tree's Python code; the
+# solver's profile workload is, since the solver is compiled from its run
+BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c core/profile_workload.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
 .PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-oracle bench-rl bench-kaggle kaggle-book train lines solved-tables check-book reproduce reproduce-quick sdist clean

@@ -224,6 +224,13 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
     where = subprocess.run([str(python), "-c", "import clinea.core.board as b; print(b.__file__)"],
                            capture_output=True, text=True, timeout=60, cwd=tmp_path)
     assert str(env_dir) in where.stdout, where.stdout + where.stderr
+    # with GCC, pip's isolated build too compiles the solver from its profile
+    # (setup.py's profile-guided step; a failed step only warns, out of sight)
+    built_by = subprocess.run([str(python), "-c", "from clinea.core.solver import BUILD_COMPILER, BUILD_PROFILE_GUIDED; "
+                               "print(BUILD_COMPILER.split()[0], BUILD_PROFILE_GUIDED)"],
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    compiler, guided = built_by.stdout.split()
+    assert compiler != "GCC" or guided == "True", built_by.stdout + built_by.stderr
     results = tmp_path / "game.jsonl"
     game = subprocess.run([str(env_dir / "bin" / "clinea"), "judge",
                            "--blue_player", f"{env_dir / 'bin' / 'clinea-strong'} --time-per-move 0.05",

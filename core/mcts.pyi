@@ -5,6 +5,7 @@ from clinea.core.timeman import Limits as Limits
 from clinea.core.timeman import SearchResult as SearchResult
 
 DEFAULT_EXPLORATION: float
+BUILD_PROFILE_GUIDED: bool
 
 def rollout_winner(board: Board, seed: int, bitboards: bool = True) -> int: ...
 

@@ -19,7 +19,8 @@ from .clock cimport deadline_passed, deadline_read, deadline_start, monotonic
 from .rng cimport Rng, rng_below, rng_seed
 from .widebits cimport WIDE4_BITS, Wide4, wide4_zero, wide_set
 from .words cimport (
-    Bits, b_and, b_any, b_bit, b_lowest_index, b_not, b_nth_index, b_or, b_popcount, b_xor, b_zero, winning_cells,
+    CLINEA_PROFILE_GUIDED, Bits, b_and, b_any, b_bit, b_lowest_index, b_not, b_nth_index, b_or, b_popcount, b_xor,
+    b_zero, winning_cells,
 )
 
 from clinea.core.timeman import Limits, SearchResult
@@ -30,6 +31,10 @@ cdef enum:
 #: the exploration constant of UCT for results in [0, 1]: sqrt(2) / 2,
 #: what OpenSpiel's 2.0 on results in [-1, 1] amounts to, halved
 DEFAULT_EXPLORATION = 0.7
+
+BUILD_PROFILE_GUIDED: bool = CLINEA_PROFILE_GUIDED != 0
+"""Whether this module was compiled from a profile of its workload, as the
+solver is (clinea.core.solver.BUILD_PROFILE_GUIDED)."""
 
 
 cdef inline int rollout_move(Board b, Rng* rng, int* legal, int n) noexcept nogil:

@@ -1,11 +1,13 @@
-"""The searches a profile-guided build of the solver runs to measure where
-its branches go (setup.py's BuildWithSeatExec.profile_guided).
+"""The searches a profile-guided build of the solver and the Monte Carlo
+search runs to measure where their branches go (setup.py's
+BuildWithSeatExec.profile_guided).
 
-GCC lays out and inlines the search from the profile this workload leaves,
+GCC lays out and inlines the searches from the profile this workload leaves,
 so it should look like what users run: whole solves of small empty boards
 (the deep trees of `clinea solve` and `solved-tables`), middle-game positions
 solved exactly and by sign, and the root move search that `strong` runs, on
-every word type (7x6 in one word, 9x8 and 14x12 in three, 15x13 in four). Its positions are drawn from a fixed seed, apart from the standard
+every word type (7x6 in one word, 9x8 and 14x12 in three, 15x13 in four);
+and Monte Carlo searches of middle-game positions, on the same word types. Its positions are drawn from a fixed seed, apart from the standard
 files and Fhourstones' positions the benchmarks time, so the benchmarks do
 not measure a build fitted to themselves.
 
@@ -16,6 +18,7 @@ import random
 import sys
 
 from clinea.core.board import Board
+from clinea.core.mcts import Mcts
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
 
@@ -63,6 +66,11 @@ def main() -> int:
         for board in positions(rng, columns, rows, c, stones, 12):
             solver.solve(board, weak=False, limits=wide_budget)
             solver.play_value(board, weak=True, limits=wide_budget)
+    simulations = Limits(nodes=20_000)
+    for columns, rows, c, stones in ((7, 6, 4, range(4, 16)), (9, 8, 5, range(8, 30)), (10, 9, 4, range(8, 30)),
+                                     (14, 12, 6, range(10, 60)), (15, 13, 5, range(10, 60))):
+        for seed, board in enumerate(positions(rng, columns, rows, c, stones, 6)):
+            Mcts(seed=seed + 1, reuse=False).search(board, simulations)
     return 0
 
 

@@ -127,7 +127,6 @@ class BuildWithSeatExec(build_ext):
                                         extra_postargs=["-O2"])
         self.compiler.link_executable(objects, "seat_exec", output_dir=folder)
 
-
     def profile_guided(self, names: list[str]) -> None:
         """Rebuilds the extensions `names` from a profile of one run of the
         workload."""

@@ -7,9 +7,10 @@ so it should look like what users run: whole solves of small empty boards
 (the deep trees of `clinea solve` and `solved-tables`), middle-game positions
 solved exactly and by sign, and the root move search that `strong` runs, on
 every word type (7x6 in one word, 9x8 and 14x12 in three, 15x13 in four);
-and Monte Carlo searches of middle-game positions, on the same word types. Its positions are drawn from a fixed seed, apart from the standard
-files and Fhourstones' positions the benchmarks time, so the benchmarks do
-not measure a build fitted to themselves.
+and Monte Carlo searches of middle-game positions on the same word types.
+Its positions are drawn from a fixed seed, apart from the standard files,
+Fhourstones' positions and the empty boards the benchmarks time, so the
+benchmarks do not measure a build fitted to themselves.
 
 Run by path with the folder holding the built `clinea` package first on
 sys.path: `python core/profile_workload.py`. It never reads a file.
@@ -40,6 +41,7 @@ def random_position(rng: random.Random, columns: int, rows: int, c: int, stones:
 
 
 def positions(rng: random.Random, columns: int, rows: int, c: int, stones: range, count: int) -> list[Board]:
+    """`count` positions of random_position, their stones drawn from `stones`."""
     found: list[Board] = []
     while len(found) < count:
         board = random_position(rng, columns, rows, c, rng.choice(stones))

@@ -900,7 +900,7 @@ benchmark figures name it, since it decides what search_copies holds."""
 BUILD_PROFILE_GUIDED: bool = CLINEA_PROFILE_GUIDED != 0
 """Whether this solver was compiled from a profile of its workload
 (core/profile_workload.py; setup.py does so with GCC unless CLINEA_PGO=0):
-about 10 % less CPU for the same nodes."""
+5-10 % less CPU for the same nodes."""
 
 
 def centre_first(int columns) -> list[int]:

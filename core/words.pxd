@@ -147,8 +147,8 @@ cdef extern from *:
     #else
     #define CLINEA_COMPILER "an unknown C compiler"
     #endif
-    /* set by setup.py where the solver was built from a profile of its
-       workload (profile-guided optimisation) */
+    /* set by setup.py where a module (the solver, the Monte Carlo search)
+       was built from a profile of its workload (profile-guided optimisation) */
     #ifndef CLINEA_PROFILE_GUIDED
     #define CLINEA_PROFILE_GUIDED 0
     #endif

@@ -170,10 +170,15 @@ class BuildWithSeatExec(build_ext):
         core = os.path.abspath(os.path.dirname(self.get_ext_fullpath("clinea.core.solver")))
         with tempfile.TemporaryDirectory(prefix="clinea-workload-") as root:
             os.makedirs(os.path.join(root, "clinea"))
-            open(os.path.join(root, "clinea", "__init__.py"), "w").close()
+            with open(os.path.join(root, "clinea", "__init__.py"), "w", encoding="utf-8") as init:
+                # the core from the build, the rest of the package (clinea.bounded,
+                # which the core imports) from the source
+                init.write(f"__path__.append({os.path.abspath(PACKAGES['clinea'])!r})\n")
             os.symlink(core, os.path.join(root, "clinea", "core"))
-            # -P: the script's folder (core/, module names of its own) stays off sys.path
-            subprocess.run([sys.executable, "-P", PROFILE_WORKLOAD], env=dict(os.environ, PYTHONPATH=root),
+            # -P: the script's folder (core/, module names of its own) stays off
+            # sys.path; -S: so does site-packages, where an installed clinea (an
+            # editable one's finder) would hide a module missing here
+            subprocess.run([sys.executable, "-P", "-S", PROFILE_WORKLOAD], env=dict(os.environ, PYTHONPATH=root),
                            check=True, timeout=PROFILE_TIMEOUT)
         if not glob.glob(os.path.join(profile, "**", "*.gcda"), recursive=True):
             raise OSError(f"the workload left no profile in {profile}")

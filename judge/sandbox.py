@@ -28,6 +28,7 @@ import itertools
 import os
 import resource
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -217,6 +218,53 @@ class SeatCgroup:
             finally:
                 os.close(fd)
 
+    def processes(self) -> set[int]:
+        """The processes in the seat's cgroups now."""
+        found: set[int] = set()
+        for folder in self.folders:
+            try:
+                with open(os.path.join(folder, "cgroup.procs"), encoding="ascii") as file:
+                    found.update(int(word) for word in file.read(CGROUP_PROCS_BYTES).split())
+            except (OSError, ValueError):
+                pass
+        return found
+
+    def kill(self, wait: float = 0.0) -> None:
+        """SIGKILLs every process in the seat's cgroups, in passes (they may
+        fork meanwhile) for up to `wait` seconds: through v2's cgroup.kill
+        where there is one, else through a pidfd on each process listed,
+        taken while it is listed, so that a pid come round again to
+        another process is never signalled."""
+        deadline = time.monotonic() + wait
+        while True:
+            listed = self.processes()
+            if not listed:
+                return
+            for folder in self.folders:
+                try:
+                    with open(os.path.join(folder, "cgroup.kill"), "w", encoding="ascii") as file:
+                        file.write("1")
+                except OSError:  # v1
+                    pass
+            handles = {}
+            for pid in listed:
+                try:
+                    handles[pid] = os.pidfd_open(pid)
+                except OSError:  # gone already
+                    pass
+            still = self.processes()
+            for pid, handle in handles.items():
+                try:
+                    if pid in still:
+                        signal.pidfd_send_signal(handle, signal.SIGKILL)
+                except OSError:
+                    pass
+                finally:
+                    os.close(handle)
+            if time.monotonic() >= deadline:
+                return
+            time.sleep(CGROUP_POLL)
+
     def remove(self, wait: float = 0.0) -> None:
         """Once the seat's processes are gone (a cgroup with processes
         stays), waiting up to `wait` seconds for the last of them: killed
@@ -238,6 +286,8 @@ class SeatCgroup:
 #: their cgroups, and how often it looks
 CGROUP_WAIT = 2.0
 CGROUP_POLL = 0.005
+#: more than any seat's cgroup.procs holds (a pid per line, pids.max of them)
+CGROUP_PROCS_BYTES = 1 << 20
 
 #: the run folders this process made, with how many of its Cgroups use each:
 #: any other `clinea-<our pid>` is a dead judge's whose pid came round again
@@ -249,7 +299,9 @@ def _remove_stale(folder: str) -> None:
     """Removes the cgroups of earlier runs under `folder` whose judge has
     died (a SIGKILL gives it no time to): `clinea-<pid>` of no living
     process, or of this process without its having made it, with its
-    seats' folders, once they hold no process."""
+    seats' folders. What is still in them is that judge's (a process it
+    started that outlived it, or bwrap caught starting as it died, waiting
+    forever for its parent): it is killed first."""
     try:
         names = os.listdir(folder)
     except OSError:
@@ -266,11 +318,14 @@ def _remove_stale(folder: str) -> None:
             seats = [entry.path for entry in os.scandir(base) if entry.is_dir()]
         except OSError:
             continue
-        for path in [*seats, base]:
-            try:
-                os.rmdir(path)
-            except OSError:  # processes still in it: not stale after all
-                pass
+        for seat in seats:
+            left = SeatCgroup([seat])
+            left.kill(CGROUP_WAIT)
+            left.remove(CGROUP_WAIT)
+        try:
+            os.rmdir(base)
+        except OSError:  # a seat still held processes
+            pass
 
 
 class Cgroups:

@@ -182,6 +182,39 @@ cgroups.remove()
     assert in_fresh_process(script) == "False"
 
 
+def test_what_is_left_in_a_dead_judges_cgroups_is_killed_and_the_cgroups_go():
+    # a clean-clone CI kept a killed judge's cgroups after the next run: the
+    # judge died while a seat's bwrap was starting, and bwrap's child, still
+    # waiting for its parent to set up the namespace (before its own
+    # parent-death signal is set), waits forever, alone in the seat's
+    # cgroup. Whatever is still in a dead judge's cgroups is the judge's
+    # (nobody else can enter them): the next run kills it.
+    assert sandbox_module._controller_folder("pids") is not None, "CI runs as root, where pids cgroups are delegated"
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    name = f"clinea-{gone.pid}"
+    seat = sandbox_module.SeatCgroup([os.path.join(sandbox_module._controller_folder(controller), name, "seat-1")
+                                      for controller in ("pids", "memory")
+                                      if sandbox_module._controller_folder(controller) is not None])
+    for folder in seat.folders:
+        os.makedirs(folder)
+    left_behind = subprocess.Popen(["sleep", "600"], preexec_fn=seat.enter, start_new_session=True)
+    try:
+        script = "import os\nfrom clinea.judge import sandbox\nsandbox.Cgroups(f'clinea-{os.getpid()}').remove()\nprint('run')\n"
+        assert in_fresh_process(script) == "run"
+        assert left_behind.wait(10) == -9
+        assert run_cgroups(gone.pid) == []
+    finally:
+        left_behind.kill()
+        left_behind.wait()
+        seat.remove(wait=1)
+        for folder in seat.folders:
+            try:
+                os.rmdir(os.path.dirname(folder))
+            except OSError:
+                pass
+
+
 def in_fresh_process(script: str) -> str:
     """What `script`, run in a fresh Python process, prints; that process
     must leave no run folder behind."""

@@ -72,7 +72,9 @@ class _Run:
     player that is not isolated, once per process: an isolated player's
     processes live in a PID namespace of their own, which the kernel empties
     when its bwrap dies, and bwrap dies with the judge by its parent-death
-    signal, so a watchdog would only cost every run its start-up)."""
+    signal, so a watchdog would only cost every run its start-up; a bwrap
+    child caught before it set its own, waiting forever for the parent that
+    died, is killed by the next run's clean-up of the dead judge's cgroups)."""
 
     def __init__(self) -> None:
         self.mark = os.urandom(6).hex()  # not `secrets`: its import alone took milliseconds of every start-up

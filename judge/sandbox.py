@@ -240,30 +240,40 @@ class SeatCgroup:
             listed = self.processes()
             if not listed:
                 return
-            for folder in self.folders:
-                try:
-                    with open(os.path.join(folder, "cgroup.kill"), "w", encoding="ascii") as file:
-                        file.write("1")
-                except OSError:  # v1
-                    pass
-            handles = {}
-            for pid in listed:
-                try:
-                    handles[pid] = os.pidfd_open(pid)
-                except OSError:  # gone already
-                    pass
-            still = self.processes()
-            for pid, handle in handles.items():
-                try:
-                    if pid in still:
-                        signal.pidfd_send_signal(handle, signal.SIGKILL)
-                except OSError:
-                    pass
-                finally:
-                    os.close(handle)
+            if not self._kill_by_cgroup():
+                self._kill_listed(listed)
             if time.monotonic() >= deadline:
                 return
             time.sleep(CGROUP_POLL)
+
+    def _kill_by_cgroup(self) -> bool:
+        """v2's cgroup.kill in every folder; False where there is none (v1)."""
+        for folder in self.folders:
+            try:
+                with open(os.path.join(folder, "cgroup.kill"), "w", encoding="ascii") as file:
+                    file.write("1")
+            except OSError:
+                return False
+        return True
+
+    def _kill_listed(self, listed: set[int]) -> None:
+        """SIGKILLs those of `listed` still in the seat's cgroups once a
+        pidfd holds each (see kill)."""
+        handles = {}
+        for pid in listed:
+            try:
+                handles[pid] = os.pidfd_open(pid)
+            except OSError:  # gone already
+                pass
+        still = self.processes()
+        for pid, handle in handles.items():
+            try:
+                if pid in still:
+                    signal.pidfd_send_signal(handle, signal.SIGKILL)
+            except OSError:
+                pass
+            finally:
+                os.close(handle)
 
     def remove(self, wait: float = 0.0) -> None:
         """Once the seat's processes are gone (a cgroup with processes

@@ -193,9 +193,8 @@ def test_what_is_left_in_a_dead_judges_cgroups_is_killed_and_the_cgroups_go():
     gone = subprocess.Popen(["true"])
     gone.wait()
     name = f"clinea-{gone.pid}"
-    seat = sandbox_module.SeatCgroup([os.path.join(sandbox_module._controller_folder(controller), name, "seat-1")
-                                      for controller in ("pids", "memory")
-                                      if sandbox_module._controller_folder(controller) is not None])
+    controllers = [sandbox_module._controller_folder(controller) for controller in ("pids", "memory")]
+    seat = sandbox_module.SeatCgroup([os.path.join(folder, name, "seat-1") for folder in controllers if folder])
     for folder in seat.folders:
         os.makedirs(folder)
     left_behind = subprocess.Popen(["sleep", "600"], preexec_fn=seat.enter, start_new_session=True)

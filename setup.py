@@ -136,32 +136,30 @@ class BuildWithSeatExec(build_ext):
         profile = tempfile.mkdtemp(prefix="clinea-profile-")
         self.force = True  # build_extension skips an extension it thinks up to date
         try:
-            for ext in exts:
-                ext.extra_compile_args = plain[ext.name][0] + ["-fprofile-generate", "-fno-profile-values",
-                                                               "-fprofile-dir=" + profile]
-                ext.extra_link_args = plain[ext.name][1] + ["-fprofile-generate"]
-                self.build_extension(ext)
+            self.build_adding(exts, plain, ["-fprofile-generate", "-fno-profile-values", "-fprofile-dir=" + profile],
+                              ["-fprofile-generate"])
             self.run_workload(profile)
-            for ext in exts:
-                # a profile GCC cannot find for the file fails the step (it
-                # would build plainly without a word); the module then says
-                # it used one
-                ext.extra_compile_args = plain[ext.name][0] + ["-fprofile-use", "-fprofile-dir=" + profile,
-                                                               "-fprofile-correction", "-Werror=missing-profile",
-                                                               "-DCLINEA_PROFILE_GUIDED=1"]
-                ext.extra_link_args = plain[ext.name][1]
-                self.build_extension(ext)
+            # a profile GCC cannot find for a file fails the step (it would
+            # build plainly without a word); the module then says it used one
+            self.build_adding(exts, plain, ["-fprofile-use", "-fprofile-dir=" + profile, "-fprofile-correction",
+                                            "-Werror=missing-profile", "-DCLINEA_PROFILE_GUIDED=1"], [])
         except (OSError, subprocess.SubprocessError, CompileError, LinkError) as error:
             print(f"warning: the profile-guided build of {', '.join(names)} failed ({error}); building plainly",
                   file=sys.stderr)
-            for ext in exts:
-                ext.extra_compile_args, ext.extra_link_args = plain[ext.name]
-                self.build_extension(ext)
+            self.build_adding(exts, plain, [], [])
         finally:
             for ext in exts:
                 ext.extra_compile_args, ext.extra_link_args = plain[ext.name]
             self.force = force
             shutil.rmtree(profile, ignore_errors=True)
+
+    def build_adding(self, exts: list[Extension], plain: dict[str, tuple[list[str], list[str]]],
+                     compile_args: list[str], link_args: list[str]) -> None:
+        """Builds `exts` with these arguments after their `plain` ones."""
+        for ext in exts:
+            ext.extra_compile_args = plain[ext.name][0] + compile_args
+            ext.extra_link_args = plain[ext.name][1] + link_args
+            self.build_extension(ext)
 
     def run_workload(self, profile: str) -> None:
         """Runs the workload on the extensions just built, importable as

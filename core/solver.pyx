@@ -189,11 +189,17 @@ cdef inline int lose_now(const SolveState* s, int n) noexcept nogil:
 
 
 cdef inline int upper_bound(const SolveState* s, int n) noexcept nogil:
-    """Best score of the side to move when it cannot win with its next stone:
-    a win needs its (placed + 2)-th stone at the earliest and its c-th at
-    least, and that stone must be within the token limit."""
+    """Best score of the side to move when it cannot win with its next stone."""
+    return win_with_stone(s, n, 2)
+
+
+cdef inline int win_with_stone(const SolveState* s, int n, int soonest) noexcept nogil:
+    """Best score of the side to move when it cannot win before its
+    `soonest`-th stone from now: a win needs its (placed + soonest)-th stone
+    at the earliest and its c-th at least, and that stone must be within
+    the token limit."""
     cdef int placed = n // 2
-    cdef int k = s.g.c if s.g.c > placed + 2 else placed + 2
+    cdef int k = s.g.c if s.g.c > placed + soonest else placed + soonest
     cdef int ply = n + 2 * (k - placed - 1)
     if ply < s.g.max_moves:
         return score_at(s, ply)
@@ -470,7 +476,7 @@ cdef inline Bits safe_replies(Bits possible, Bits threats) noexcept nogil:
 
 cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, Bits opp_win, int n,
                                             Mirror image, int* moves, uint64_t* keys, int* claimed,
-                                            uint64_t* threats_of) noexcept nogil:
+                                            bint* unanswerable, uint64_t* threats_of) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
     making most threats first, centre-first on ties (a stable insertion);
     a threat on a row of the mover's parity (the rows claimeven would
@@ -485,7 +491,9 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
     before them a move the opponent cannot answer (two of this side's
     winning cells to block, or every reply under one), which guarantees
     the best score there is, a win with the next stone but one, without
-    a visit to the child, which would only find it lost.
+    a visit to the child, which would only find it lost; `unanswerable`
+    says whether there is one (without one, this side's third stone from
+    now is the soonest that can win).
     Each child's mixed key goes to keys[column] and its table slot is fetched on
     the way: its probe is a cache miss. On the 64-bit path the cells where
     each move leaves this side a win go to threats_of[column]: the child's
@@ -512,6 +520,7 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
                 # the opponent cannot stop this side's next stone: the best score there is
                 if claimed[0] < win_now(s, n + 2):
                     claimed[0] = win_now(s, n + 2)
+                unanswerable[0] = True
                 score += UNANSWERABLE_FIRST
             elif not b_any(b_and(replies, b_not(rows))):
                 ceiling = claimeven_ceiling(s, other, after)
@@ -654,7 +663,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
     cdef uint64_t threats_of[WORD_MAX_COLUMNS]  # on the 64-bit path, each child's known_threats
     cdef int col, total
-    cdef bint sharing, mirrored_key
+    cdef bint sharing, mirrored_key, unanswerable
     if over_budget(s):
         return 0
     if n + 1 >= s.g.max_moves:
@@ -714,10 +723,18 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     else:
         table_move = entry_move(&s.tt, tt_entry(&s.tt, key, n))
     claimed = OPEN
-    count = sorted_moves(s, cur, mask, nonlosing, opp_win, n, image, moves, keys, &claimed, threats_of)
+    unanswerable = False
+    count = sorted_moves(s, cur, mask, nonlosing, opp_win, n, image, moves, keys, &claimed, &unanswerable,
+                         threats_of)
     if chosen == NULL and claimed >= beta:
         tt_put_lower(&s.tt, key, claimed, n, table_move)
         return claimed
+    if chosen == NULL and not unanswerable:
+        # no move wins with this side's stone after next: its third is the soonest
+        v = win_with_stone(s, n, 3)
+        if v <= alpha:
+            tt_put_upper(&s.tt, key, v, n, table_move)
+            return v
     if chosen == NULL and s.book.ply <= n < s.g.max_moves - ETC_LEFT:
         v = child_cutoff(s, keys, moves, count, n, beta)
         if v != OPEN:

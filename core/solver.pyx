@@ -33,8 +33,12 @@ bit-parallel per direction, which gives, at every node, immediate wins, the
 opponent's threats, forced replies (one threat: block it; two: lost), moves
 that would let the opponent win at once (playing under its threat), and the
 move order (moves making most threats first, a threat on a row of the
-mover's zugzwang parity counting twice, centre-first on ties). The value
-bounds above tighten the window before any move is tried, and so does
+mover's zugzwang parity or right above a cell the opponent could play
+next counting twice, one right above a winning cell of the opponent's
+not at all, centre-first on ties). The value bounds above tighten the
+window before any move is tried (and once the moves are ordered, where
+none wins with the stone after next, a win with the third at the
+soonest), and so does
 the opponent's claimeven (Allis): where every column has an even number
 of empty cells, the opponent may answer each move in the same column,
 and the side to move, left the cells of one row parity, may have no line

@@ -42,8 +42,12 @@ soonest), and so does
 the opponent's claimeven (Allis): where every column has an even number
 of empty cells, the opponent may answer each move in the same column,
 and the side to move, left the cells of one row parity, may have no line
-to make (claimeven_bound); near the end, so does a side left with no
-line to make at all (lineless). Far from the end (more than ETC_LEFT
+to make (claimeven_bound); its twin for the side to move, an odd threat
+(wins_by_odd_threat: a threat in the claimed rows of a column the side
+can keep to itself by answering every move in the column it came, which
+the opponent must at last play under when its own cells hold no line),
+raises the window's floor to a win; near the end, a side left with no
+line to make at all is held to a draw (lineless). Far from the end (more than ETC_LEFT
 moves left), a node first reads its children's table entries, already
 fetched while its moves were sorted: one that bounds a child low enough
 cuts the node off without a search (enhanced transposition cutoff), and
@@ -174,6 +178,10 @@ cdef enum:
     ROOT_WORD = 0       # Root.path: the 64-bit bitboard, Wide, Wide4
     ROOT_WIDE = 1
     ROOT_WIDE4 = 2
+
+cdef extern from *:
+    # negamax's own_threats when the caller does not know them: no set of cells (the top bit of a column is none)
+    const uint64_t UNKNOWN_THREATS "(~(uint64_t)0)"
 
 # ----------------------------------------------------------------- helpers
 
@@ -609,6 +617,57 @@ cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits t
     return hi if ceiling == OPEN or ceiling > hi else ceiling
 
 
+cdef inline bint wins_by_odd_threat(const SolveState* s, Bits cur, Bits mask, Bits tops,
+                                   uint64_t own_threats) noexcept nogil:
+    """Whether the side to move wins by a threat in claimed rows (Allis'
+    odd threat of the player in control of the zugzwang), on a board that
+    fills: where its move leaves every column but the threat's, t, holding
+    an even number of empty cells (a move in t when every column does, in
+    the one other odd column when two are odd), it answers every move in
+    the column it came. The opponent then takes the claimed rows of every
+    column but t and the other rows of t below the threat; this side the
+    claimed rows of t, the threat among them. If the opponent's stones and
+    its cells hold no c in a row, it cannot win, and as the board fills it
+    must at last play under the threat. `tops`: the lowest empty cell of
+    each column; `own_threats` as negamax's. On a sample of the standard
+    files, Fhourstones' positions and small empty boards: 17 % fewer
+    nodes (35333571 weak 8.60 M to 7.00 M) and 14 % less CPU time; the
+    rule with the opponent's cells in t left out fails 22 tests of
+    tests/test_solver.py."""
+    cdef Bits rows = claimed_rows(s, cur)
+    cdef Bits odd_tops = b_and(tops, b_not(rows))
+    cdef Bits threats, empty, column, below, theirs, other
+    cdef int odd_columns, col, row
+    if not s.fills:
+        return False
+    odd_columns = b_popcount(odd_tops)
+    if odd_columns != 0 and odd_columns != 2:
+        return False
+    if Bits is uint64_t:
+        threats = (winning(s, cur, mask) if own_threats == UNKNOWN_THREATS else own_threats) & rows
+    else:
+        threats = b_and(winning(s, cur, mask), rows)
+    if not b_any(threats):
+        return False
+    empty = b_xor(board_cells(s, cur), mask)
+    other = b_xor(cur, mask)
+    for col in range(s.g.columns):
+        column = column_of(s, cur, col)
+        if b_any(b_and(threats, column)) and (odd_columns == 0 or b_any(b_and(odd_tops, column))):
+            # the cells of t above its lowest threat stay empty until this side wins
+            below = b_lowest(b_and(threats, column))
+            if Bits is uint64_t:
+                below |= below - 1
+            else:
+                for row in range(s.g.rows):
+                    below = b_or(below, b_shr(below, 1))
+            theirs = b_or(b_and(b_and(empty, rows), b_not(column)),
+                          b_and(b_and(empty, b_not(rows)), b_and(column, below)))
+            if not has_run(b_or(other, theirs), &s.g):
+                return True
+    return False
+
+
 cdef inline int lineless(const SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta) noexcept nogil:
     """0 where that closes the window [alpha, beta] because the side to move
     (alpha >= 0), or its opponent (beta <= 0), can no longer make c in a row
@@ -658,7 +717,8 @@ cdef inline void move_first(int* moves, int count, int col) noexcept nogil:
 
 
 cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen,
-                               Mirror image, const uint64_t* known_threats) noexcept nogil:
+                               Mirror image, const uint64_t* known_threats,
+                               uint64_t own_threats=UNKNOWN_THREATS) noexcept nogil:
     """Negamax on bitboards of either word type. Precondition: the game is
     not over and the side to move (stones `cur`) cannot win with its next
     stone; `image` is the position's Mirror. At the root (`chosen` not NULL), `chosen` receives the move (a
@@ -666,7 +726,9 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     searched to a score at most alpha, or losing at once, so neither the
     book nor the table may answer there without a move. On the 64-bit
     path `known_threats`, when not NULL, holds the opponent's winning cells,
-    which the parent found ordering its moves."""
+    which the parent found ordering its moves, and `own_threats`, unless
+    UNKNOWN_THREATS, this side's (the parent's opponent's, less the cell
+    its move filled)."""
     cdef Bits possible, opp_win, forced, nonlosing, m, other
     cdef uint64_t key, own
     cdef int v, i, count, best, hi, claimed, table_move
@@ -707,7 +769,8 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     if not b_several(nonlosing):
         # One move: the child's own entry holds what this one would (negated),
         # so skip this node's table miss and go straight to the child.
-        v = within_bounds(lower_bound(s, n, 2), hi, &alpha, &beta)
+        v = within_bounds(1 if alpha < 1 and wins_by_odd_threat(s, cur, mask, possible, own_threats)
+                          else lower_bound(s, n, 2), hi, &alpha, &beta)
         if v == OPEN:
             v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
@@ -716,6 +779,9 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             if n + 1 < s.tt.near_from:
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
         tt_prefetch(&s.tt, mix(table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1)), n + 1)
+        if Bits is uint64_t:
+            return -negamax(s, other, mask | nonlosing, n + 1, -beta, -alpha, <Bits*>NULL, image, NULL,
+                            opp_win & ~nonlosing)
         return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL)
     own = position_key(cur, mask)
     if Bits is uint64_t:
@@ -726,7 +792,8 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     key = mix(key)
     table_move = 0
     if chosen == NULL:
-        v = narrow_window(s, key, n, lower_bound(s, n, 2), hi, &alpha, &beta, &table_move)
+        v = narrow_window(s, key, n, 1 if alpha < 1 and wins_by_odd_threat(s, cur, mask, possible, own_threats)
+                          else lower_bound(s, n, 2), hi, &alpha, &beta, &table_move)
         if v == OPEN:
             v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
@@ -780,7 +847,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
                 trying_of(s, cur)[0] = m
             if Bits is uint64_t:
                 v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
-                             mirror_after(s, image, m, col, n), &threats_of[col])
+                             mirror_after(s, image, m, col, n), &threats_of[col], opp_win & ~m)
             else:
                 v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
                              mirror_after(s, image, m, col, n), NULL)

@@ -179,10 +179,6 @@ cdef enum:
     ROOT_WIDE = 1
     ROOT_WIDE4 = 2
 
-cdef extern from *:
-    # negamax's own_threats when the caller does not know them: no set of cells (the top bit of a column is none)
-    const uint64_t UNKNOWN_THREATS "(~(uint64_t)0)"
-
 # ----------------------------------------------------------------- helpers
 
 cdef inline int score_at(const SolveState* s, int ply) noexcept nogil:
@@ -618,7 +614,7 @@ cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits t
 
 
 cdef inline bint wins_by_odd_threat(const SolveState* s, Bits cur, Bits mask, Bits tops,
-                                   uint64_t own_threats) noexcept nogil:
+                                   const Bits* own_threats) noexcept nogil:
     """Whether the side to move wins by a threat in claimed rows (Allis'
     odd threat of the player in control of the zugzwang), on a board that
     fills: where its move leaves every column but the threat's, t, holding
@@ -643,10 +639,7 @@ cdef inline bint wins_by_odd_threat(const SolveState* s, Bits cur, Bits mask, Bi
     odd_columns = b_popcount(odd_tops)
     if odd_columns != 0 and odd_columns != 2:
         return False
-    if Bits is uint64_t:
-        threats = (winning(s, cur, mask) if own_threats == UNKNOWN_THREATS else own_threats) & rows
-    else:
-        threats = b_and(winning(s, cur, mask), rows)
+    threats = b_and(winning(s, cur, mask) if own_threats == NULL else own_threats[0], rows)
     if not b_any(threats):
         return False
     empty = b_xor(board_cells(s, cur), mask)
@@ -718,7 +711,7 @@ cdef inline void move_first(int* moves, int count, int col) noexcept nogil:
 
 cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int alpha, int beta, Bits* chosen,
                                Mirror image, const uint64_t* known_threats,
-                               uint64_t own_threats=UNKNOWN_THREATS) noexcept nogil:
+                               const Bits* own_threats=NULL) noexcept nogil:
     """Negamax on bitboards of either word type. Precondition: the game is
     not over and the side to move (stones `cur`) cannot win with its next
     stone; `image` is the position's Mirror. At the root (`chosen` not NULL), `chosen` receives the move (a
@@ -726,10 +719,10 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     searched to a score at most alpha, or losing at once, so neither the
     book nor the table may answer there without a move. On the 64-bit
     path `known_threats`, when not NULL, holds the opponent's winning cells,
-    which the parent found ordering its moves, and `own_threats`, unless
-    UNKNOWN_THREATS, this side's (the parent's opponent's, less the cell
+    which the parent found ordering its moves; on every path `own_threats`,
+    when not NULL, this side's (the parent's opponent's, less the cell
     its move filled)."""
-    cdef Bits possible, opp_win, forced, nonlosing, m, other
+    cdef Bits possible, opp_win, forced, nonlosing, m, other, child_threats
     cdef uint64_t key, own
     cdef int v, i, count, best, hi, claimed, table_move
     cdef int moves[2 * SOLVER_MAX_COLUMNS]  # room for the moves deferred to the end
@@ -779,10 +772,9 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             if n + 1 < s.tt.near_from:
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
         tt_prefetch(&s.tt, mix(table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1)), n + 1)
-        if Bits is uint64_t:
-            return -negamax(s, other, mask | nonlosing, n + 1, -beta, -alpha, <Bits*>NULL, image, NULL,
-                            opp_win & ~nonlosing)
-        return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL)
+        child_threats = b_and(opp_win, b_not(nonlosing))
+        return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL,
+                        &child_threats)
     own = position_key(cur, mask)
     if Bits is uint64_t:
         if chosen == NULL and n < s.tt.near_from and image.cur == cur and image.mask == mask:
@@ -845,12 +837,13 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         if v > alpha:
             if chosen != NULL:
                 trying_of(s, cur)[0] = m
+            child_threats = b_and(opp_win, b_not(m))
             if Bits is uint64_t:
                 v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
-                             mirror_after(s, image, m, col, n), &threats_of[col], opp_win & ~m)
+                             mirror_after(s, image, m, col, n), &threats_of[col], &child_threats)
             else:
                 v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
-                             mirror_after(s, image, m, col, n), NULL)
+                             mirror_after(s, image, m, col, n), NULL, &child_threats)
             if s.aborted:
                 if sharing:
                     busy_leave(s, key)

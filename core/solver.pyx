@@ -614,7 +614,7 @@ cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits t
 
 
 cdef inline bint wins_by_odd_threat(const SolveState* s, Bits cur, Bits mask, Bits tops,
-                                   const Bits* own_threats) noexcept nogil:
+                                    const Bits* own_threats) noexcept nogil:
     """Whether the side to move wins by a threat in claimed rows (Allis'
     odd threat of the player in control of the zugzwang), on a board that
     fills: where its move leaves every column but the threat's, t, holding
@@ -633,7 +633,7 @@ cdef inline bint wins_by_odd_threat(const SolveState* s, Bits cur, Bits mask, Bi
     cdef Bits rows = claimed_rows(s, cur)
     cdef Bits odd_tops = b_and(tops, b_not(rows))
     cdef Bits threats, empty, column, below, theirs, other
-    cdef int odd_columns, col, row
+    cdef int odd_columns, col
     if not s.fills:
         return False
     odd_columns = b_popcount(odd_tops)
@@ -652,7 +652,7 @@ cdef inline bint wins_by_odd_threat(const SolveState* s, Bits cur, Bits mask, Bi
             if Bits is uint64_t:
                 below |= below - 1
             else:
-                for row in range(s.g.rows):
+                for _ in range(s.g.rows):
                     below = b_or(below, b_shr(below, 1))
             theirs = b_or(b_and(b_and(empty, rows), b_not(column)),
                           b_and(b_and(empty, b_not(rows)), b_and(column, below)))

@@ -33,6 +33,7 @@ from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.options import bounded_int
 from clinea.players.strong_lines import STANDARD, LinesLookup, StrongLines
+from clinea.players.win_race import WinRace
 
 # The measurements behind these values: docs/TUNING.md.
 #: remaining moves under which the exact solve goes first, by representation
@@ -125,10 +126,13 @@ class StrongBot(Bot):
     example_options = ("--time-per-move", "0.2")
 
     def __init__(self, time_per_move: float = 1.0, weights: Sequence[float] = STRONG_WEIGHTS, tt_log2: int = 20,
-                 solve: bool = True, max_nodes: int = 0, ponder: bool | None = None) -> None:
+                 solve: bool = True, max_nodes: int = 0, ponder: bool | None = None,
+                 race: bool | None = None) -> None:
         """`ponder`: think on the opponent's time; None (the default) does
         where this process may run on two cores or more, so that the thinking
-        never takes the opponent's only core."""
+        never takes the opponent's only core. `race`: on 7x6, look for a
+        winning column beside the proof of a drawing one (players.win_race);
+        None (the default) does on two cores or more while one is spare."""
         if not 0.001 <= time_per_move <= 3600:
             raise ValueError(f"time-per-move={time_per_move} is out of range: allowed 0.001..3600 seconds")
         self.limits = Limits(time=time_per_move, nodes=max_nodes)
@@ -143,6 +147,9 @@ class StrongBot(Bot):
         self.last_clock: TimeManager | None = None  # the last move's account of its time
         self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
         self.ponders_by_default = ponder is None
+        self.races = solve and (race if race is not None else len(os.sched_getaffinity(0)) >= 2)
+        self.races_by_default = race is None
+        self.win_race = WinRace()
         self.pondering: threading.Thread | None = None
         self.pondering_stopped = threading.Event()
         # the game's set-up, in a thread beside the first move (see new_game):
@@ -221,6 +228,8 @@ class StrongBot(Bot):
                 self.search_ready.set()
             if self.solver is not None:
                 self.solver.prepare(board)
+                if self.races and self.solver.uses_book:
+                    self.win_race.prepare(board)
         finally:
             _SwitchInterval.restore()
 
@@ -432,9 +441,14 @@ class StrongBot(Bot):
     def _draw_then_win(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
         """A column keeping at least a draw within `share` of the move, then,
         with the rest of the move (its fallback, the heuristic search, is
-        not needed once a draw is kept), a winning column."""
+        not needed once a draw is kept), a winning column. With a core to
+        spare (see `race`), the search for a winning column runs beside the
+        draw's proof from the start, on a solver of its own: the move then
+        takes the longer of the two proofs, not both."""
         solver = self.exact_solver
         self.proving_draw = True
+        if self._racing():
+            return self._draw_beside_win(board, clock, share)
         draw = clock.spent(solver.reach(board, 0, weak=True, limits=clock.share(share)))
         if not draw.proven:
             return draw
@@ -443,6 +457,34 @@ class StrongBot(Bot):
         self.proving_draw = False
         win = clock.spent(solver.reach(board, 1, weak=True, limits=clock.share()))
         return win if win.move is not None else draw
+
+    def _racing(self) -> bool:
+        """Whether the search for a winning column runs beside the draw's
+        proof: on two cores or more, by default on a machine with a core
+        to spare (as pondering), and never with a node limit per move,
+        which two searches at once could not share reproducibly."""
+        return (self.races and not self.limits.nodes
+                and not (self.races_by_default and os.getloadavg()[0] >= len(os.sched_getaffinity(0))))
+
+    def _draw_beside_win(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
+        """_draw_then_win with the win's search in `self.win_race`: a win
+        found first ends the draw's proof; a draw proved first waits for
+        the win's search until the move's time is up."""
+        solver = self.exact_solver
+        self.win_race.start(board, clock.share(), on_win=solver.stop)
+        draw = clock.spent(solver.reach(board, 0, weak=True, limits=clock.share(share)))
+        if draw.proven and draw.move is None:
+            self.win_race.stop()  # every column loses: there is no win to wait for
+        win = self.win_race.wait(clock.left() if clock.budget else None)
+        solver.resume()  # (a win stopped it, before it said so)
+        if win is not None:
+            clock.spent(win)
+            if win.proven and win.move is not None:
+                self.proving_draw = False
+                return win
+        if draw.proven and draw.move is None:
+            return dataclasses.replace(draw, score=-1)  # every column loses
+        return draw
 
     def _reads_lines(self, board: Board) -> bool:
         """Whether strong plays `board`'s game from its own lines: the game the
@@ -571,11 +613,14 @@ class StrongBot(Bot):
                             help="never think on the opponent's time (default: with two cores or more, in a second "
                                  "thread until the opponent answers, where the solver runs it solves the opponent's "
                                  "replies, and on the wide boards the Monte Carlo search goes on)")
+        parser.add_argument("--no-race", action="store_true",
+                            help="on 7x6, never look for a winning column on a second core beside the proof of a "
+                                 "drawing one (default: with two cores or more, while one is spare)")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> StrongBot:
         return cls(args.time_per_move, args.evaluation_weights, args.tt_log2, not args.no_solve,
-                   ponder=False if args.no_ponder else None)
+                   ponder=False if args.no_ponder else None, race=False if args.no_race else None)
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -99,6 +99,12 @@ class _SwitchInterval:
                 sys.setswitchinterval(cls.saved)
 
 
+def no_core_to_spare() -> bool:
+    """Whether the machine's load average is as many runnable tasks as
+    this process's cores: a second thread of ours would wait for a core."""
+    return os.getloadavg()[0] >= len(os.sched_getaffinity(0))
+
+
 def quick_move(board: Board) -> int:
     """A move without a search, for a move that comes before the search is
     ready: a win, else the most central move after which the opponent
@@ -302,8 +308,7 @@ class StrongBot(Bot):
         runnable tasks as our cores). There the thinking thread, once told
         to stop, waits for a core before it can, and the next move waits
         for it: at load 16 on 2 cores, 90 ms of a 0.05 s move."""
-        return (self.ponders_by_default and not self.limits.nodes
-                and os.getloadavg()[0] >= len(os.sched_getaffinity(0)))
+        return self.ponders_by_default and not self.limits.nodes and no_core_to_spare()
 
     def _ponder(self, board: Board) -> None:
         # after the game's set-up (a first move may come before its end), unless stopped first
@@ -463,20 +468,31 @@ class StrongBot(Bot):
         proof: on two cores or more, by default on a machine with a core
         to spare (as pondering), and never with a node limit per move,
         which two searches at once could not share reproducibly."""
-        return (self.races and not self.limits.nodes
-                and not (self.races_by_default and os.getloadavg()[0] >= len(os.sched_getaffinity(0))))
+        return self.races and not self.limits.nodes and not (self.races_by_default and no_core_to_spare())
 
     def _draw_beside_win(self, board: Board, clock: TimeManager, share: float) -> SearchResult:
         """_draw_then_win with the win's search in `self.win_race`: a win
         found first ends the draw's proof; a draw proved first waits for
         the win's search until the move's time is up."""
         solver = self.exact_solver
-        self.win_race.start(board, clock.share(), on_win=solver.stop)
+        proving = threading.Event()
+        proving.set()
+        guard = threading.Lock()
+
+        def end_the_draw_proof() -> None:
+            # only while it runs: a stop after it would end the next search
+            with guard:
+                if proving.is_set():
+                    solver.stop()
+
+        self.win_race.start(board, clock.share(), on_win=end_the_draw_proof)
         draw = clock.spent(solver.reach(board, 0, weak=True, limits=clock.share(share)))
+        with guard:
+            proving.clear()
+            solver.resume()  # (a win found first stopped it)
         if draw.proven and draw.move is None:
             self.win_race.stop()  # every column loses: there is no win to wait for
         win = self.win_race.wait(clock.left() if clock.budget else None)
-        solver.resume()  # (a win stopped it, before it said so)
         if win is not None:
             clock.spent(win)
             if win.proven and win.move is not None:

@@ -73,3 +73,35 @@ def test_a_node_limited_strong_leaves_the_race_alone():
     bot.new_game(board.copy(), board.side_to_move)
     bot.choose(board.copy())
     assert bot.win_race.thread is None
+
+
+
+class LateWinRace:
+    """A race not done by the move's end (`wait` gives nothing) whose win
+    comes later, from its thread, after strong moved: `finish_late`."""
+
+    def __init__(self):
+        self.on_win = None
+
+    def start(self, board, limits, on_win):
+        self.on_win = on_win
+
+    def stop(self):
+        pass
+
+    def wait(self, seconds):
+        return None
+
+    def finish_late(self):
+        self.on_win()
+
+
+def test_a_win_found_after_strong_moved_does_not_stop_its_next_search():
+    board = Board.from_moves(WON)
+    bot = StrongBot(time_per_move=0.5, ponder=False, race=True)
+    bot.new_game(board.copy(), board.side_to_move)
+    assert bot.ready(None)
+    race = bot.win_race = LateWinRace()
+    assert bot.choose(board.copy()) in (1, 3)  # the draw's proof and the exact solve: a column keeping the draw
+    race.finish_late()
+    assert bot.exact_solver.solve(board, weak=True) == 1

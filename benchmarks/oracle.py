@@ -22,13 +22,16 @@ The sets:
 
 Each position is given to a fresh strong (its tables empty, no pondering)
 whose game set-up (tables, book, lines) is done before its clock starts,
-as in the middle of a match: nothing of earlier moves' work is left.
+as in the middle of a match: nothing of earlier moves' work is left. On
+7x6 it looks for a win beside the draw's proof on a second core as it
+does by default (players/win_race.py); `--no-race` measures it on one.
 
 examples:
   python benchmarks/oracle.py                               # every set, 0.1 s and 1 s (7x6: 0.05 s)
   python benchmarks/oracle.py --sets 9x8c5 --budgets 0.1 --sample 100
   python benchmarks/oracle.py --make 9x8c5 --positions 500 --seed 1
   python benchmarks/oracle.py --sets 7x6 --sample 200 --misses   # and the positions it got wrong
+  python benchmarks/oracle.py --sets 7x6 --no-race               # strong on one core
 """
 from __future__ import annotations
 
@@ -195,15 +198,16 @@ def wilson_upper(failures: int, trials: int, z: float = 1.96) -> float:
 
 
 def judge_strong(labelled: list[Labelled], rules: Rules, seconds: float, desc: str,
-                 misses: list[str] | None = None) -> tuple[Verdicts, list[float]]:
+                 misses: list[str] | None = None, race: bool | None = None) -> tuple[Verdicts, list[float]]:
     """Strong's move in every position, held against its label; each position
     where it loses value is added to `misses` as its moves, its labels and
-    strong's column (the line --make writes, plus the column)."""
+    strong's column (the line --make writes, plus the column). `race`:
+    StrongBot's (None: its default, on two cores with one spare)."""
     verdicts = Verdicts()
     times = []
     for position in tqdm(labelled, desc=desc, unit="position", leave=False):
         board = Board.from_moves(position.moves, *rules)
-        bot = StrongBot(time_per_move=seconds, ponder=False)
+        bot = StrongBot(time_per_move=seconds, ponder=False, race=race)
         bot.new_game(Board(*rules), 0)  # the set-up for these rules, before the clock
         bot.ready()
         start = time.perf_counter()
@@ -253,6 +257,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--self-play", type=float, default=0.02,
                         help="--make: strong's seconds a move in the games (default: 0.02)")
     parser.add_argument("--noise", type=float, default=0.1, help="--make: share of random moves (default: 0.1)")
+    parser.add_argument("--no-race", action="store_true",
+                        help="strong without its second core's search for a win beside the draw's proof (7x6; "
+                             "default: as strong's, on two cores or more while one is spare)")
     parser.add_argument("--misses", action="store_true",
                         help="print every position where strong loses value: moves, labels, strong's column")
     args = parser.parse_args(argv)
@@ -262,13 +269,14 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     rng = random.Random(args.seed)
     print(f"strong's moves against the exact solver's labels (loadavg {os.getloadavg()[0]:.1f}, "
-          f"{os.cpu_count()} CPUs)")
+          f"{os.cpu_count()} CPUs{', --no-race' if args.no_race else ''})")
     if "7x6" in args.sets:
         solver = Solver()
         total, all_times = Verdicts(), []
         for name in STANDARD_FILES:
             labelled = standard_set(name, solver, args.sample, rng)
-            verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name, misses)
+            verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name, misses,
+                                           False if args.no_race else None)
             report(name, args.budget_7x6, verdicts, times)
             total = total + verdicts
             all_times += times
@@ -278,7 +286,8 @@ def main(argv: list[str] | None = None) -> int:
         if args.sample:
             labelled = rng.sample(labelled, min(args.sample, len(labelled)))
         for seconds in args.budgets:
-            verdicts, times = judge_strong(labelled, BIG_SETS[name], seconds, f"{name} {seconds:g} s", misses)
+            verdicts, times = judge_strong(labelled, BIG_SETS[name], seconds, f"{name} {seconds:g} s", misses,
+                                           False if args.no_race else None)
             report(name, seconds, verdicts, times)
     for line in misses or []:
         print("missed:", line)

@@ -135,3 +135,9 @@ def test_kaggle_export_prints_errors_timeouts_move_times_tallies_and_the_score_a
                                                       ("random", "first"), ("random", "second")]
     assert re.search(r"^4x4 inarow 3 +vs strong 0.1 s: first W-D-L \d-\d-\d, second \d-\d-\d, score [\d.]+ %",
                      out, re.M)
+
+
+def test_oracle_measures_strong_without_its_race_when_asked():
+    out = run("oracle.py", "--sets", "7x6", "--sample", "1", "--budget-7x6", "0.01", "--no-race")
+    assert "--no-race)" in out.splitlines()[0]
+    assert re.search(r"^7x6\s+0.01 s\s+6 positions", out, re.M)

@@ -268,6 +268,7 @@ def main(argv: list[str] | None = None) -> int:
         make_set(args.make, args.positions, args.seed, args.label_nodes, args.self_play, args.noise, args.folder)
         return 0
     rng = random.Random(args.seed)
+    race = False if args.no_race else None
     print(f"strong's moves against the exact solver's labels (loadavg {os.getloadavg()[0]:.1f}, "
           f"{os.cpu_count()} CPUs{', --no-race' if args.no_race else ''})")
     if "7x6" in args.sets:
@@ -275,8 +276,7 @@ def main(argv: list[str] | None = None) -> int:
         total, all_times = Verdicts(), []
         for name in STANDARD_FILES:
             labelled = standard_set(name, solver, args.sample, rng)
-            verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name, misses,
-                                           False if args.no_race else None)
+            verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name, misses, race)
             report(name, args.budget_7x6, verdicts, times)
             total = total + verdicts
             all_times += times
@@ -287,7 +287,7 @@ def main(argv: list[str] | None = None) -> int:
             labelled = rng.sample(labelled, min(args.sample, len(labelled)))
         for seconds in args.budgets:
             verdicts, times = judge_strong(labelled, BIG_SETS[name], seconds, f"{name} {seconds:g} s", misses,
-                                           False if args.no_race else None)
+                                           race)
             report(name, seconds, verdicts, times)
     for line in misses or []:
         print("missed:", line)

@@ -99,10 +99,15 @@ class _SwitchInterval:
                 sys.setswitchinterval(cls.saved)
 
 
+def usable_cores() -> int:
+    """The cores this process may run on."""
+    return len(os.sched_getaffinity(0))
+
+
 def no_core_to_spare() -> bool:
     """Whether the machine's load average is as many runnable tasks as
     this process's cores: a second thread of ours would wait for a core."""
-    return os.getloadavg()[0] >= len(os.sched_getaffinity(0))
+    return os.getloadavg()[0] >= usable_cores()
 
 
 def quick_move(board: Board) -> int:
@@ -151,9 +156,9 @@ class StrongBot(Bot):
         self.lines: LinesLookup | None = None
         self.last: SearchResult | None = None
         self.last_clock: TimeManager | None = None  # the last move's account of its time
-        self.ponders = ponder if ponder is not None else len(os.sched_getaffinity(0)) >= 2
+        self.ponders = ponder if ponder is not None else usable_cores() >= 2
         self.ponders_by_default = ponder is None
-        self.races = solve and (race if race is not None else len(os.sched_getaffinity(0)) >= 2)
+        self.races = solve and (race if race is not None else usable_cores() >= 2)
         self.races_by_default = race is None
         self.win_race = WinRace()
         self.pondering: threading.Thread | None = None
@@ -475,20 +480,19 @@ class StrongBot(Bot):
         found first ends the draw's proof; a draw proved first waits for
         the win's search until the move's time is up."""
         solver = self.exact_solver
-        proving = threading.Event()
-        proving.set()
+        proving = True
         guard = threading.Lock()
 
         def end_the_draw_proof() -> None:
             # only while it runs: a stop after it would end the next search
             with guard:
-                if proving.is_set():
+                if proving:
                     solver.stop()
 
         self.win_race.start(board, clock.share(), on_win=end_the_draw_proof)
         draw = clock.spent(solver.reach(board, 0, weak=True, limits=clock.share(share)))
         with guard:
-            proving.clear()
+            proving = False
             solver.resume()  # (a win found first stopped it)
         if draw.proven and draw.move is None:
             self.win_race.stop()  # every column loses: there is no win to wait for

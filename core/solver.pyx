@@ -724,7 +724,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     its move filled)."""
     cdef Bits possible, opp_win, forced, nonlosing, m, other, child_threats
     cdef uint64_t key, own
-    cdef int v, i, count, best, hi, claimed, table_move
+    cdef int v, i, count, best, lo, hi, claimed, table_move
     cdef int moves[2 * SOLVER_MAX_COLUMNS]  # room for the moves deferred to the end
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
     cdef uint64_t threats_of[WORD_MAX_COLUMNS]  # on the 64-bit path, each child's known_threats
@@ -759,11 +759,11 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     if n + 2 >= s.g.max_moves:
         return 0  # the opponent's last stone cannot win either
     hi = claimeven_bound(s, cur, mask, possible, n)
+    lo = 1 if alpha < 1 and wins_by_odd_threat(s, cur, mask, possible, own_threats) else lower_bound(s, n, 2)
     if not b_several(nonlosing):
         # One move: the child's own entry holds what this one would (negated),
         # so skip this node's table miss and go straight to the child.
-        v = within_bounds(1 if alpha < 1 and wins_by_odd_threat(s, cur, mask, possible, own_threats)
-                          else lower_bound(s, n, 2), hi, &alpha, &beta)
+        v = within_bounds(lo, hi, &alpha, &beta)
         if v == OPEN:
             v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
@@ -784,8 +784,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     key = mix(key)
     table_move = 0
     if chosen == NULL:
-        v = narrow_window(s, key, n, 1 if alpha < 1 and wins_by_odd_threat(s, cur, mask, possible, own_threats)
-                          else lower_bound(s, n, 2), hi, &alpha, &beta, &table_move)
+        v = narrow_window(s, key, n, lo, hi, &alpha, &beta, &table_move)
         if v == OPEN:
             v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:

@@ -300,9 +300,9 @@ def test_a_solve_cut_short_proving_a_draw_plays_the_column_it_was_on():
     # lose and was on column 4, and the heuristic search, on the tenth of
     # the move left, chose column 0, which loses: strong played it. 150,000
     # nodes stand for a short move's budget, so the test does not depend on
-    # the machine's load (the solver proves the position within 250,000:
+    # the machine's load (the solver proves the position within 200,000:
     # the budget must stay short of that, and past the 100,000 at which
-    # the search has refuted column 2).
+    # the search has refuted column 2; checked at 25,000-node steps).
     board = Board.from_string("17133137732261")
     values = Solver(20).analyze(board, weak=True)
     assert values == [-1, -1, -1, -1, 1, 0, -1]

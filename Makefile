@@ -78,7 +78,7 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 # (pyflakes, bugbear, pyupgrade for 3.11, import order, simplify; settings in
 # pyproject.toml), cython-lint over the core (it calls pycodestyle from PATH).
 lint: install
-	$(VENV)/bin/ruff check core judge players training clinea benchmarks tests setup.py
+	$(VENV)/bin/ruff check core judge players training solving arena bridges clinea benchmarks tests setup.py
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint core/*.pyx core/*.pxd
 	@$(MAKE) --no-print-directory typecheck
 
@@ -93,9 +93,9 @@ TYPECHECK_TREE := build/typecheck
 typecheck: install $(VENV)/.extras
 	@rm -rf $(TYPECHECK_TREE) && mkdir -p $(TYPECHECK_TREE)/clinea
 	@for path in clinea/*; do ln -s ../../../$$path $(TYPECHECK_TREE)/clinea/; done
-	@for folder in core players judge training; do ln -s ../../../$$folder $(TYPECHECK_TREE)/clinea/$$folder; done
+	@for folder in core players judge training solving arena bridges; do ln -s ../../../$$folder $(TYPECHECK_TREE)/clinea/$$folder; done
 	@cd $(TYPECHECK_TREE) && found=$$(../../$(PY) -m mypy --config-file ../../pyproject.toml --cache-dir ../mypy-cache -p clinea 2>&1); status=$$?; \
-	  printf '%s\n' "$$found" | sed -E 's#^clinea/(core|players|judge|training)/#\1/#'; exit $$status
+	  printf '%s\n' "$$found" | sed -E 's#^clinea/(core|players|judge|training|solving|arena|bridges)/#\1/#'; exit $$status
 
 test: install $(VENV)/.extras chromium
 	$(PY) -m pytest -q
@@ -175,9 +175,9 @@ lines: install
 	$(VENV)/bin/python -m clinea.players.strong_lines --out players/strong_lines_7x6.bin
 
 # The 7x6 opening book `clinea export kaggle` embeds, from the solver
-# (clinea/integrations/kaggle_book_7x6.txt).
+# (bridges/kaggle_book_7x6.txt).
 kaggle-book: install
-	$(PY) -m clinea.integrations.kaggle_book
+	$(PY) -m clinea.bridges.kaggle_book
 
 # The exported Kaggle submission in Kaggle's ConnectX: 800 episodes against
 # negamax and random, then strong (EPISODES=5 for a short run).

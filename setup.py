@@ -26,7 +26,10 @@ PACKAGES = {
     "clinea.players": "players",
     "clinea.judge": "judge",
     "clinea.training": "training",
-    "clinea.integrations": "clinea/integrations",
+    "clinea.solving": "solving",
+    "clinea.arena": "arena",
+    "clinea.arena.league": "arena/league",
+    "clinea.bridges": "bridges",
 }
 
 
@@ -188,8 +191,8 @@ class BuildWithSeatExec(build_ext):
 setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
-    package_data={"clinea": ["*.html", "py.typed"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"],
-                  "clinea.integrations": ["*.txt"]},
+    package_data={"clinea": ["py.typed"], "clinea.arena": ["*.html"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"],
+                  "clinea.bridges": ["*.txt"]},
     ext_modules=cythonize(
         extensions(),
         include_path=[cython_include_dir()],

@@ -6,7 +6,7 @@ are printed; the goals (0 errors, 0 timeouts, slowest move under 2 s, every
 7x6 game won moving first, 7x6 being a first-player win) are read off them.
 
 The submission's episodes run in clean interpreters without clinea
-(`clinea.integrations.kaggle_check`), --workers at a time; the games
+(`clinea.bridges.kaggle_check`), --workers at a time; the games
 against strong run here, strong being clinea.
 
 example:
@@ -24,8 +24,8 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-from clinea.export import agent_source, board_size
-from clinea.integrations.kaggle_check import Episode, outcome, play_episodes, summary
+from clinea.bridges.export import agent_source, board_size
+from clinea.bridges.kaggle_check import Episode, outcome, play_episodes, summary
 
 BOARDS = [{"columns": 7, "rows": 6, "inarow": 4}, {"columns": 9, "rows": 8, "inarow": 5}]
 OPPONENTS = ["negamax", "random"]
@@ -51,7 +51,7 @@ def against_strong(path: str, boards: list[dict], games: int, time_per_move: flo
     Kaggle's environment (strong through clinea's ConnectX bridge)."""
     from kaggle_environments import make
 
-    from clinea.integrations.kaggle import as_agent
+    from clinea.bridges.kaggle import as_agent
 
     lines = []
     for configuration in boards:

@@ -20,10 +20,10 @@ from typing import Any
 from kaggle_environments.envs.connectx.connectx import negamax_agent
 from kaggle_environments.utils import Struct
 
+from clinea.bridges.export import OVERAGE_BANK, agent_source
+from clinea.bridges.kaggle import kaggle_board
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.export import OVERAGE_BANK, agent_source
-from clinea.integrations.kaggle import kaggle_board
 
 
 def play(source: str, seed: int, act_timeout: float, solver: Solver) -> tuple[Board, list[float], list[str]]:

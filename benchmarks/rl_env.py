@@ -1,7 +1,7 @@
 """Steps per second of the reinforcement-learning environments on 7x6,
 against PettingZoo's own connect_four_v3, in the same run on the same
 machine: PettingZoo's environment, clinea's AEC environment
-(clinea.integrations.pettingzoo), clinea's Gymnasium environment against
+(clinea.bridges.pettingzoo), clinea's Gymnasium environment against
 the random player (one step is the agent's move and the opponent's answer)
 and the batched stepper (clinea.core.batch) over many boards.
 
@@ -19,9 +19,9 @@ from collections.abc import Callable
 
 import numpy as np
 
+from clinea.bridges.gymnasium_env import ClineaGymEnv
+from clinea.bridges.pettingzoo import env as clinea_aec
 from clinea.core.batch import BatchBoards
-from clinea.integrations.gymnasium_env import ClineaGymEnv
-from clinea.integrations.pettingzoo import env as clinea_aec
 
 LARGER_BOARDS = [("9x8 c=5 (three-word bitboards)", (9, 8, 5)), ("20x20 c=5 (cell array)", (20, 20, 5))]
 

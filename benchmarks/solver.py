@@ -42,7 +42,7 @@ from plots import time_curves
 
 from clinea.core import Board
 from clinea.core.solver import BUILD_COMPILER, BUILD_PROFILE_GUIDED, DEFAULT_TT_LOG2, Solver, popcnt_search
-from clinea.solved_tables import board_size
+from clinea.solving.solved_tables import board_size
 
 FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
 

@@ -15,8 +15,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
 
 from view_games import write_results  # noqa: E402  (the tests' games: random players through the referee)
 
+from clinea.arena.view import load_games, page_data, render  # noqa: E402
 from clinea.core import Rules  # noqa: E402
-from clinea.view import load_games, page_data, render  # noqa: E402
 
 
 def main() -> int:

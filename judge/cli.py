@@ -630,7 +630,7 @@ def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[st
         print(f"interrupted after {games} finished games: {kept}", file=sys.stderr)
         return 130
     if args.view and path:
-        from clinea.view import ViewError, write_view
+        from clinea.arena.view import ViewError, write_view
         try:
             print(f"replays: {write_view(path, quiet=args.quiet or args.q)}", file=sys.stderr)
         except ViewError as error:

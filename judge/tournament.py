@@ -201,7 +201,7 @@ class Runner:
         return ProcessSeat(name, player.command, log, sandbox=self.sandbox, others=others,
                            placement=self.placements.get(worker))
 
-    # A league's players come and go while it runs (clinea.league): a new
+    # A league's players come and go while it runs (clinea.arena.league): a new
     # one gets its seats at its first game, a removed one loses its seats
     # and the games it is playing end at once.
 

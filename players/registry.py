@@ -36,8 +36,8 @@ BUILTIN: dict[str, str] = {
     "randomized_minimax": "clinea.players.randomized_minimax_player:RandomizedMinimaxBot",
     "minimax": "clinea.players.minimax_player:MinimaxBot",
     "alphabeta": "clinea.players.alphabeta_player:AlphabetaBot",
-    "kaggle": "clinea.integrations.kaggle_player:KaggleAgentBot",
-    "openspiel_mcts": "clinea.integrations.openspiel_mcts_player:OpenSpielMCTSBot",
+    "kaggle": "clinea.bridges.kaggle_player:KaggleAgentBot",
+    "openspiel_mcts": "clinea.bridges.openspiel_mcts_player:OpenSpielMCTSBot",
 }
 #: what a built-in player needs beyond clinea's own dependencies: the extra
 #: that installs it and the top-level modules its module imports (looked up,
@@ -226,7 +226,7 @@ def write_launchers(directory: str) -> list[str]:
 def listing(registered: dict[str, str]) -> list[str]:
     """`clinea play --list`: a line per player, naming the extra that a
     player which cannot run here needs."""
-    from clinea.integrations import install_command
+    from clinea.bridges import install_command
 
     lines = []
     for name in sorted(registered):

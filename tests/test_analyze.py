@@ -12,10 +12,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clinea.analysis import analyse, outcome, solver_notation
+from clinea.arena.analysis import analyse, outcome, solver_notation
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.reference_solver import ReferenceSolver
+from clinea.solving.reference_solver import ReferenceSolver
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -5,7 +5,10 @@ book's entries through the solver, its own lines) and the command prints
 what it checked."""
 import random
 
-from clinea.book_check import (
+from clinea.core import Board
+from clinea.core.book import BOOK_PLY, OpeningBook, standard_book
+from clinea.core.solver import Solver
+from clinea.solving.book_check import (
     CheckReport,
     check_book_entries,
     check_lines,
@@ -14,9 +17,6 @@ from clinea.book_check import (
     sample,
     strong_game,
 )
-from clinea.core import Board
-from clinea.core.book import BOOK_PLY, OpeningBook, standard_book
-from clinea.core.solver import Solver
 
 
 def test_decoded_codes_are_12_stone_positions_the_book_finds():

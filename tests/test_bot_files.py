@@ -6,8 +6,8 @@ import sys
 
 import pytest
 
-from clinea.integrations.make_bot import make_bot
-from clinea.judge.program_bot import ProgramBot
+from clinea.bridges.make_bot import make_bot
+from clinea.bridges.program_bot import ProgramBot
 from clinea.players.registry import declares_bot
 
 BOTS = {

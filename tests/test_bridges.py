@@ -28,10 +28,10 @@ from plugin_site import PLUGIN_PLAYER, write_plugin_site
 from protocol_referee import GameSpec, play_match
 from reference_rules import ReferenceGame
 
+from clinea.bridges.kaggle import as_agent
+from clinea.bridges.make_bot import make_bot
+from clinea.bridges.openspiel import as_spiel_bot, load_game
 from clinea.core import Board, Rules
-from clinea.integrations.kaggle import as_agent
-from clinea.integrations.make_bot import make_bot
-from clinea.integrations.openspiel import as_spiel_bot, load_game
 from clinea.players import registry
 
 REPO = Path(__file__).resolve().parents[1]

@@ -1,4 +1,4 @@
-"""clinea.engine: a protocol program driven from Python. Its answers are
+"""clinea.bridges.engine: a protocol program driven from Python. Its answers are
 checked against the rules reference, and every way a program can fail comes
 back as a PlayResult naming the forfeit, never as an exception; the next
 play starts the program afresh."""
@@ -9,7 +9,7 @@ from judge_helpers import REPO, bot, processes
 from reference_rules import ReferenceGame
 
 from clinea import Board
-from clinea.engine import Engine, Limits, PlayResult
+from clinea.bridges.engine import Engine, Limits, PlayResult
 
 PLAYERS_DIR = os.path.join(REPO, "players")
 

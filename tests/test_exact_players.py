@@ -11,7 +11,7 @@ from clinea.core.minimax import minimax_analyze, minimax_value
 from clinea.core.solver import Solver
 from clinea.players.alphabeta_player import AlphabetaBot
 from clinea.players.minimax_player import MinimaxBot
-from clinea.reference_solver import ReferenceSolver
+from clinea.solving.reference_solver import ReferenceSolver
 
 PLAYERS_DIR = Path(__file__).resolve().parents[1] / "players"
 

@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kaggle_environments import evaluate
 
+from clinea.bridges.kaggle_agent_alphabeta import agent as alphabeta_agent
+from clinea.bridges.kaggle_player import KaggleAgentBot
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.integrations.kaggle_agent_alphabeta import agent as alphabeta_agent
-from clinea.integrations.kaggle_player import KaggleAgentBot
 from clinea.players.alphabeta_player import AlphabetaBot
 
 # the standard library modules an exported file may import (typing and

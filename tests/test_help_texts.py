@@ -4,9 +4,11 @@ import argparse
 
 import pytest
 
-from clinea import book_check, match, newbot, signature, solve, solved_tables, view
+from clinea import match, newbot
+from clinea.arena import view
 from clinea.judge import cli as judge_cli
 from clinea.players import registry
+from clinea.solving import book_check, signature, solve, solved_tables
 from clinea.training import cli as training_cli
 
 PARSERS = {

@@ -11,10 +11,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from kaggle_environments import evaluate, make
 
+from clinea.bridges.kaggle import as_agent, board_from_observation, kaggle_board
+from clinea.bridges.kaggle_player import KaggleAgentBot
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.integrations.kaggle import as_agent, board_from_observation, kaggle_board
-from clinea.integrations.kaggle_player import KaggleAgentBot
 from clinea.players.bot import Bot
 
 REPO = Path(__file__).resolve().parents[1]

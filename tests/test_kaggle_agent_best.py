@@ -9,12 +9,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinea.bridges import kaggle_agent_best as pure
+from clinea.bridges.export import agent_source
+from clinea.bridges.kaggle import kaggle_board
+from clinea.bridges.kaggle_book import SHORT_WIN, book_entries, stones_to_win, stored_book
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.export import agent_source
-from clinea.integrations import kaggle_agent_best as pure
-from clinea.integrations.kaggle import kaggle_board
-from clinea.integrations.kaggle_book import SHORT_WIN, book_entries, stones_to_win, stored_book
 
 SIZES = st.tuples(st.integers(1, 9), st.integers(1, 8), st.integers(1, 6))
 

@@ -16,11 +16,11 @@ ALLOWED = {
     "core": {"clinea.core", "clinea.bounded"},
     "players": {"clinea.core", "clinea.players", "clinea.protocol", "clinea.bounded", "clinea.progress",
                 # `clinea play --list` names the extra a missing player needs
-                "clinea.integrations.install_command"},
+                "clinea.bridges.install_command"},
     "judge": {"clinea.core", "clinea.players", "clinea.judge", "clinea.protocol", "clinea.bounded",
-              "clinea.progress", "clinea.ray_cluster", "clinea.engine",
+              "clinea.progress", "clinea.ray_cluster", "clinea.bridges.engine",
               # `clinea judge --view` writes the replay page at the end of a run
-              "clinea.view"},
+              "clinea.arena.view"},
 }
 
 

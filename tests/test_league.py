@@ -12,9 +12,9 @@ import time
 
 import pytest
 
+from clinea.arena.league.folder import LeagueError, read_settings
+from clinea.arena.league.schedule import LeagueSchedule, pairing_of
 from clinea.judge.results import ResultLog
-from clinea.league_folder import LeagueError, read_settings
-from clinea.league_schedule import LeagueSchedule, pairing_of
 
 # 5x4, three in a row: games of a few plies; cheap baselines at two depths
 CONFIG = """

@@ -10,10 +10,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinea.bridges.openspiel import as_spiel_bot, board_from_state, load_game, state_from_board
+from clinea.bridges.openspiel_mcts_player import OpenSpielMCTSBot
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.integrations.openspiel import as_spiel_bot, board_from_state, load_game, state_from_board
-from clinea.integrations.openspiel_mcts_player import OpenSpielMCTSBot
 
 REPO = Path(__file__).resolve().parents[1]
 

@@ -9,10 +9,10 @@ from hypothesis import strategies as st
 from open_spiel.python.algorithms import mcts
 from reference_rules import ReferenceGame
 
-import clinea.integrations.openspiel_game  # noqa: F401  (registers "clinea")
+import clinea.bridges.openspiel_game  # noqa: F401  (registers "clinea")
+from clinea.bridges.openspiel import as_spiel_bot, board_from_state
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.integrations.openspiel import as_spiel_bot, board_from_state
 
 PARAMETERS = [{}, {"columns": 5, "rows": 4, "c": 3, "p": 4}, {"columns": 9, "rows": 8, "c": 5, "p": 30},
               {"columns": 3, "rows": 1, "c": 4, "p": 1}]

@@ -1,4 +1,4 @@
-"""The league's Elo fit (clinea.ratings) against references: the analytic
+"""The league's Elo fit (clinea.arena.ratings) against references: the analytic
 Elo of two players, and a plain minorise-maximise iteration (Zermelo's, as
 Hunter's 2004 paper writes it) on several."""
 import math
@@ -7,8 +7,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clinea.arena.ratings import ELO_SCALE, FitError, PairScore, fit, pair_scores
 from clinea.judge.stats import Z95
-from clinea.ratings import ELO_SCALE, FitError, PairScore, fit, pair_scores
 
 
 def games(a, b, wins, draws, losses):

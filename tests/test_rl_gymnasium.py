@@ -6,8 +6,8 @@ import gymnasium
 import pytest
 from gymnasium.utils.env_checker import check_env
 
+from clinea.bridges.gymnasium_env import ENV_ID, ClineaGymEnv
 from clinea.core import Board
-from clinea.integrations.gymnasium_env import ENV_ID, ClineaGymEnv
 from clinea.players.random_player import RandomBot
 
 

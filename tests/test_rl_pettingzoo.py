@@ -6,9 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pettingzoo.test import api_test, render_test, seed_test
 
+from clinea.bridges.pettingzoo import ClineaAECEnv, env
+from clinea.bridges.rl_board import STONE_COLOURS, picture
 from clinea.core import Board
-from clinea.integrations.pettingzoo import ClineaAECEnv, env
-from clinea.integrations.rl_board import STONE_COLOURS, picture
 
 SIZES = [dict(), dict(columns=5, rows=4, c=3, p=4), dict(columns=9, rows=8, c=5), dict(columns=3, rows=1, c=4)]
 

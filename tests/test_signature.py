@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from clinea import signature as sig
+from clinea.solving import signature as sig
 
 #: the one place the signature lives; `make signature` prints it
 EXPECTED = 162516478898387

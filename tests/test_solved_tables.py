@@ -14,10 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board, Rules
-from clinea.reference_solver import ReferenceSolver
-from clinea.solved_board import LeafValue, backed_up, end_move, solve_board, solve_leaves, split_positions
-from clinea.solved_tables import main as tables_main
-from clinea.solved_tables import read_table, standard_tables
+from clinea.solving.reference_solver import ReferenceSolver
+from clinea.solving.solved_board import LeafValue, backed_up, end_move, solve_board, solve_leaves, split_positions
+from clinea.solving.solved_tables import main as tables_main
+from clinea.solving.solved_tables import read_table, standard_tables
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "..", "docs", "solved")

@@ -15,7 +15,7 @@ from pons import pons_lines, sign
 from clinea.core import Board, mcts
 from clinea.core.solver import BUILD_COMPILER, BUILD_PROFILE_GUIDED, Solver, popcnt_search, search_copies
 from clinea.core.timeman import Limits
-from clinea.reference_solver import ReferenceSolver
+from clinea.solving.reference_solver import ReferenceSolver
 
 
 @pytest.fixture(scope="module")

@@ -208,7 +208,7 @@ def test_the_sdist_builds_installs_in_a_fresh_venv_and_plays(tmp_path):
     listing = subprocess.run(["tar", "tzf", str(sdist)], capture_output=True, text=True, timeout=60).stdout
     for needed in ("core/board.pyx", "core/board.pxd", "players/launch", "judge/c_linea", "LICENSE",
                    "README.md", "docs/PROTOCOL.md", "tests/data/pons/Test_L1_R1", "tests/conftest.py",
-                   "clinea/view_page.html", "core/board.pyi", "core/solver.pyi", "clinea/py.typed"):
+                   "arena/view_page.html", "core/board.pyi", "core/solver.pyi", "clinea/py.typed"):
         assert f"/{needed}\n" in listing, needed
     # build outputs stay out: the C Cython writes, objects and libraries (judge/seat_exec.c is a source)
     assert not re.search(r"core/\S+\.c\n|\.(so|o)\n", listing)

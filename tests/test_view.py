@@ -14,11 +14,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from view_games import write_results
 
-from clinea.analysis import HURRIED_SHARE, analyse, finishing_ply, outcome
+from clinea.arena.analysis import HURRIED_SHARE, analyse, finishing_ply, outcome
+from clinea.arena.view import load_games, page_data, write_view
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
-from clinea.view import load_games, page_data, write_view
 
 SMALL = Rules(5, 4, 3, 10)
 MB = 1 << 20

@@ -20,7 +20,7 @@ from selenium.webdriver.support.select import Select
 from selenium.webdriver.support.ui import WebDriverWait
 from view_games import write_results
 
-from clinea.analysis import analyse, finishing_ply
+from clinea.arena.analysis import analyse, finishing_ply
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
 

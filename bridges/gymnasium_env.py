@@ -2,7 +2,7 @@
 seat, a clinea player the other.
 
     import gymnasium
-    import clinea.integrations.gymnasium_env  # registers clinea/CEnLinea-v0
+    import clinea.bridges.gymnasium_env  # registers clinea/CEnLinea-v0
 
     env = gymnasium.make("clinea/CEnLinea-v0", opponent="strong --time-per-move 0.05", columns=7, rows=6)
     observation, info = env.reset(seed=1)
@@ -18,7 +18,7 @@ protocol program, a Bot or a `choose(board)` function. A registered player
 with a `--seed` option (random, randomized_minimax) given none is seeded
 from `reset(seed=...)`, so a seeded episode repeats exactly.
 
-Observations are the agent's planes (see `clinea.integrations.pettingzoo`),
+Observations are the agent's planes (see `clinea.bridges.pettingzoo`),
 the action mask is `info["action_mask"]` and `action_masks()` (the method
 maskable learners call). The reward comes at the end: 1 won, -1 lost, 0
 drawn; a column that cannot be played loses at once (info["illegal_move"]).
@@ -31,11 +31,11 @@ from typing import Any
 
 import numpy as np
 
+from clinea.bridges import require
+from clinea.bridges.make_bot import PlayerSpec, make_bot
+from clinea.bridges.rl_board import RENDER_MODES, check_render_mode, outcome, planes_space, render, spaces
 from clinea.core import Board, Rules
 from clinea.core.observation import action_mask, planes
-from clinea.integrations import require
-from clinea.integrations.make_bot import PlayerSpec, make_bot
-from clinea.integrations.rl_board import RENDER_MODES, check_render_mode, outcome, planes_space, render, spaces
 from clinea.players import registry
 from clinea.players.bot import Bot
 from clinea.players.driver import bot_from_options

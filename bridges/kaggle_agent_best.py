@@ -23,7 +23,7 @@ iteration and the game is still close to even), never below the reserve.
 
 Book (7x6, four in a row only): the move clinea's exact solver chose for
 the positions the agent can meet up to BOOK_PLIES stones, playing its own
-book moves against any reply (`clinea.integrations.kaggle_book` says which),
+book moves against any reply (`clinea.bridges.kaggle_book` says which),
 keyed by the position (its bitboards' `cur + mask`, unique: per column the
 side to move's stones plus a run of ones as high as the column). It stays
 a sorted array of entries, searched by bisection: decoding it into a dict

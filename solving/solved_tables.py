@@ -25,7 +25,7 @@ from clinea.bounded import MIB, read_text
 from clinea.core import MAX_SIDE, Rules
 from clinea.players.options import bounded_float, bounded_int
 from clinea.progress import progress_bar
-from clinea.solved_board import (
+from clinea.solving.solved_board import (
     BRUTE_FORCE_CELLS,
     BRUTE_FORCE_MOVES,
     BRUTE_FORCE_POSITIONS,
@@ -255,7 +255,7 @@ def main(argv: list[str] | None = None) -> int:
     with contextlib.ExitStack() as stack:
         solve = None
         if args.ray:
-            from clinea.solved_ray import RaySolver
+            from clinea.solving.solved_ray import RaySolver
             solve = stack.enter_context(RaySolver(args.ray))
         for table in tables:
             mismatches += compute_table(table, args.dir, args, solve)

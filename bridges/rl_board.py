@@ -1,7 +1,7 @@
 """What the reinforcement-learning environments show of a Board: the
 observation space, the outcome as rewards, and the board as text or as a
-picture. Shared by the PettingZoo (`clinea.integrations.pettingzoo`) and
-Gymnasium (`clinea.integrations.gymnasium_env`) environments; the arrays
+picture. Shared by the PettingZoo (`clinea.bridges.pettingzoo`) and
+Gymnasium (`clinea.bridges.gymnasium_env`) environments; the arrays
 themselves come from the Cython core (`clinea.core.observation`).
 """
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from clinea.bridges import require
 from clinea.core import Board, Rules
-from clinea.integrations import require
 
 if TYPE_CHECKING:  # gymnasium is the rl extra: imported through require, which says how to install it
     from gymnasium import spaces as spaces

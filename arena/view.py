@@ -1,9 +1,9 @@
 """`clinea view`: the games of a results file as one self-contained HTML page.
 
-Every game is replayed with the exact solver (clinea.analysis, the same marks
+Every game is replayed with the exact solver (clinea.arena.analysis, the same marks
 as `clinea analyze`): each position's value where it solves within
 `--solve-time`, else the strong player's evaluation, marked as such. The
-page (clinea/view_page.html, a small dependency-free front end) gets the
+page (arena/view_page.html, a small dependency-free front end) gets the
 games as compact JSON in the file itself: no network, no other file, and a
 Content-Security-Policy that allows only its own inline script and style,
 so it opens from file:// anywhere and cannot reach out.
@@ -22,7 +22,7 @@ from collections.abc import Callable, Sequence
 from importlib import resources
 from typing import Any
 
-from clinea.analysis import GameAnalysis, SolvedPositions, analyse, finishing_ply
+from clinea.arena.analysis import GameAnalysis, SolvedPositions, analyse, finishing_ply
 from clinea.core import Board, Rules
 from clinea.core.search import MATE_SCORE, Search
 from clinea.core.solver import Solver
@@ -232,7 +232,7 @@ def render(data: dict[str, Any], refresh: float | None = None, above: str = "", 
     `refresh`: seconds after which the browser reloads it (a league's
     page, rewritten as games come in); `above`: static HTML shown above
     the replays (a league's standings)."""
-    template = resources.files("clinea").joinpath(PAGE).read_text(encoding="utf-8")
+    template = resources.files("clinea.arena").joinpath(PAGE).read_text(encoding="utf-8")
     # "<" escaped: no name or reason in the data can close the script element
     payload = json.dumps(data, separators=(",", ":"), ensure_ascii=False).replace("<", "\\u003c")
     text = template.replace("%%TITLE%%", html.escape(title or f"clinea replays: {data['file']}"), 1)

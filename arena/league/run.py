@@ -1,19 +1,19 @@
 """`clinea league DIR`: a folder of bots becomes a running league.
 
-The bots (clinea.league_folder) play the fixed-rating baselines and each
+The bots (clinea.arena.league.folder) play the fixed-rating baselines and each
 other on the judge's sandboxed seats (clinea.judge.tournament.Runner), the
 folder looked at every `poll` seconds: a bot dropped in joins, a bot
 removed leaves at once (its games in flight are stopped and do not count).
 Every finished game goes to `.league/results.jsonl` the moment it ends,
 sealed, with the judge's `--results` format and reader, so a league killed
 in any way, SIGKILL included, resumes where it was: the games' ids
-(clinea.league_schedule) say which are done, none is played twice and only
+(clinea.arena.league.schedule) say which are done, none is played twice and only
 the games in flight are played again.
 
 The baselines' ratings are measured once, from their calibration games
 (random anchored at 0, or the first baseline), and stored in
 `.league/anchors.json`; from then on they are fixed and every other rating
-is fitted on their scale (clinea.ratings). The standings go to
+is fitted on their scale (clinea.arena.ratings). The standings go to
 `standings.txt`, `standings.json` and `standings.html` (the replay page of
 `clinea view` with the standings above it, reloading itself) every
 `refresh` seconds while games come in.
@@ -30,6 +30,18 @@ import time
 from collections.abc import Callable, Iterator
 from typing import TYPE_CHECKING
 
+from clinea.arena.league.folder import (
+    CONFIG,
+    EXAMPLE,
+    FolderWatch,
+    LeagueError,
+    Settings,
+    read_settings,
+    registered_command,
+)
+from clinea.arena.league.schedule import LeagueSchedule
+from clinea.arena.league.standings import html_section, json_rows, standings, text
+from clinea.arena.ratings import FitError, fit, pair_scores
 from clinea.bounded import KIB, json_value, read_text
 from clinea.judge import reaper
 from clinea.judge.cli import EXIT_RESULTS_UNWRITABLE
@@ -40,13 +52,9 @@ from clinea.judge.report import points_of
 from clinea.judge.results import ResultLog, ResultsError
 from clinea.judge.sandbox import Sandbox, SandboxError, SeatLimits
 from clinea.judge.tournament import GameSpec, Player, Runner
-from clinea.league_folder import CONFIG, EXAMPLE, FolderWatch, LeagueError, Settings, read_settings, registered_command
-from clinea.league_schedule import LeagueSchedule
-from clinea.league_standings import html_section, json_rows, standings, text
-from clinea.ratings import FitError, fit, pair_scores
 
 if TYPE_CHECKING:  # the page's code is loaded when a page is written
-    from clinea.view import Page
+    from clinea.arena.view import Page
 
 STATE = ".league"
 RESULTS = "results.jsonl"
@@ -279,7 +287,7 @@ class League:
         """standings.html: the replay page of the latest games, valued here
         (at most PAGE_BATCH new games a time, so the page keeps up however
         fast games come), with the latest standings above them."""
-        from clinea.view import Page, render
+        from clinea.arena.view import Page, render
 
         with self.lock:
             records, section, title = self.page_news

@@ -1,9 +1,9 @@
 """Any clinea player as an OpenSpiel bot, on `connect_four` of any size
 and on clinea's own game with its token limit (`"clinea"`, registered by
-`clinea.integrations.openspiel_game`).
+`clinea.bridges.openspiel_game`).
 
     import pyspiel
-    from clinea.integrations.openspiel import as_spiel_bot
+    from clinea.bridges.openspiel import as_spiel_bot
 
     game = pyspiel.load_game("connect_four", {"columns": 7, "rows": 6, "x_in_row": 4})
     mcts = pyspiel.MCTSBot(game, pyspiel.RandomRolloutEvaluator(1, 0), 2.0, 1000, 100, False, 0, False)
@@ -17,9 +17,9 @@ from __future__ import annotations
 
 from typing import Any
 
+from clinea.bridges import openspiel_game, require
+from clinea.bridges.make_bot import PlayerSpec, make_bot
 from clinea.core import Board, Rules
-from clinea.integrations import openspiel_game, require
-from clinea.integrations.make_bot import PlayerSpec, make_bot
 from clinea.players.game_follower import GameFollower
 
 pyspiel: Any = require("pyspiel", "openspiel")  # OpenSpiel has no type information
@@ -29,7 +29,7 @@ GAME = "connect_four"
 
 def rules_of(game: Any) -> Rules:
     """The rules of an OpenSpiel game a clinea bot plays: clinea's own
-    (`clinea.integrations.openspiel_game`, token limit included) or
+    (`clinea.bridges.openspiel_game`, token limit included) or
     connect_four (tokens enough to fill the board: it has no limit)."""
     name = game.get_type().short_name
     parameters = game.get_parameters()

@@ -1,6 +1,6 @@
-"""Bridges to the ecosystem: Kaggle's ConnectX (`clinea.integrations.kaggle`),
-OpenSpiel (`clinea.integrations.openspiel`, `.openspiel_game`), PettingZoo
-and Gymnasium (`clinea.integrations.pettingzoo`, `.gymnasium_env`). Each
+"""Bridges to the ecosystem: Kaggle's ConnectX (`clinea.bridges.kaggle`),
+OpenSpiel (`clinea.bridges.openspiel`, `.openspiel_game`), PettingZoo
+and Gymnasium (`clinea.bridges.pettingzoo`, `.gymnasium_env`). Each
 needs its optional extra (`pip install 'clinea[kaggle]'`, `'clinea[openspiel]'`,
 `'clinea[rl]'`); the core install stays small without them.
 """

@@ -49,6 +49,6 @@ def make_bot(player: PlayerSpec) -> Bot:
     if path is None or not os.access(path, os.X_OK) or os.path.isdir(path):
         raise ValueError(f"player {name!r} is neither a registered player ({', '.join(sorted(registry.players()))}), "
                          "a .py bot file, nor an executable program")
-    from clinea.judge.program_bot import ProgramBot  # starts processes: only when asked for
+    from clinea.bridges.program_bot import ProgramBot  # starts processes: only when asked for
 
     return ProgramBot(words)

@@ -13,13 +13,13 @@ import sys
 from collections.abc import Iterator
 from typing import Any, TextIO
 
-from clinea.analysis import GameAnalysis, analyse, solver_notation
+from clinea.arena.analysis import GameAnalysis, analyse, solver_notation
 from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.judge.results import read_records
 from clinea.players.options import add_board_options, bounded_float
 from clinea.progress import progress_bar
-from clinea.solve import position
+from clinea.solving.solve import position
 
 EPILOG = """values: the solver's score for the player who moves (positive: a win,
 larger is faster; 0 a draw; negative a loss), "?" where the position was not

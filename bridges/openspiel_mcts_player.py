@@ -37,7 +37,7 @@ class OpenSpielMCTSBot(Bot):
             raise ValueError(f"seed={seed} is out of range: allowed 0..{2**31 - 1}")
         # imported here, not at the top, so that `clinea play --list` and
         # `--help` work without the extra
-        from clinea.integrations import openspiel
+        from clinea.bridges import openspiel
 
         self.openspiel = openspiel
         self.pyspiel = openspiel.pyspiel

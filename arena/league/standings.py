@@ -9,9 +9,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from clinea.arena.ratings import FitError, Rating, fit, pair_scores
 from clinea.judge.record import GameRecord
 from clinea.judge.report import Tally, points_of
-from clinea.ratings import FitError, Rating, fit, pair_scores
 
 
 @dataclass

@@ -1,7 +1,7 @@
 """Driving a player program from Python, as python-chess drives a UCI engine.
 
     from clinea import Board
-    from clinea.engine import Engine, Limits
+    from clinea.bridges.engine import Engine, Limits
 
     with Engine.popen("players/strong time-per-move=0.1") as engine:
         result = engine.play(Board(7, 6, c=4, p=21), Limits(time=0.5))

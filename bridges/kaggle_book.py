@@ -2,7 +2,7 @@
 the move clinea's exact solver chooses at every position the agent can
 meet while it follows the book, up to a number of stones.
 
-    python -m clinea.integrations.kaggle_book    # rewrites kaggle_book_7x6.txt
+    python -m clinea.bridges.kaggle_book    # rewrites kaggle_book_7x6.txt
 
 The tree is the agent's own (its move, then every reply), so it holds one
 position per reply rather than every position of that many stones.
@@ -24,11 +24,11 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from clinea.bridges import kaggle_agent_best as agent
+from clinea.bridges.kaggle import kaggle_board
 from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.core.timeman import unbounded
-from clinea.integrations import kaggle_agent_best as agent
-from clinea.integrations.kaggle import kaggle_board
 
 BOOK_FILE = "kaggle_book_7x6.txt"
 #: the stored book's header line: "plies N", N the most stones of a position in it
@@ -106,7 +106,7 @@ def stones_to_win(n: int, score: int) -> int:
 
 def stored_book() -> tuple[int, str]:
     """(plies, encoded book) of the book kept in the package."""
-    text = importlib.resources.files("clinea.integrations").joinpath(BOOK_FILE).read_text("ascii")
+    text = importlib.resources.files("clinea.bridges").joinpath(BOOK_FILE).read_text("ascii")
     header, _, encoded = text.partition("\n")
     name, _, plies = header.partition(" ")
     if name != HEADER or not plies.isdigit():
@@ -116,9 +116,9 @@ def stored_book() -> tuple[int, str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
-        prog="python -m clinea.integrations.kaggle_book",
+        prog="python -m clinea.bridges.kaggle_book",
         description="Compute the 7x6 opening book of the exported Kaggle agent with clinea's solver.",
-        epilog="example:\n  python -m clinea.integrations.kaggle_book --plies 12 --first-plies 18",
+        epilog="example:\n  python -m clinea.bridges.kaggle_book --plies 12 --first-plies 18",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--plies", type=int, default=12, help="moving second: book positions with up to this "
                                                              "many stones (allowed 0..16, default 12)")

@@ -19,13 +19,13 @@ import sys
 from dataclasses import dataclass, field
 from typing import Any
 
-from clinea.integrations import install_command
+from clinea.bridges import install_command
 
 #: the child's program; argv[1] is the JSON of its episodes
 CHILD = r"""
 import json, os, sys
 sys.modules["clinea"] = None  # Kaggle has no clinea: importing it must fail here too
-sys.path[:] = [p for p in sys.path if not os.path.isdir(os.path.join(p or ".", "clinea", "integrations"))]
+sys.path[:] = [p for p in sys.path if not os.path.isdir(os.path.join(p or ".", "clinea", "bridges"))]
 try:
     import clinea  # noqa
     raise SystemExit("clinea is importable in the clean interpreter")

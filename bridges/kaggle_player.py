@@ -21,9 +21,9 @@ from collections.abc import Callable
 from typing import Any
 
 from clinea.bounded import check_size
+from clinea.bridges import require
+from clinea.bridges.kaggle import kaggle_board
 from clinea.core import Board
-from clinea.integrations import require
-from clinea.integrations.kaggle import kaggle_board
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
 from clinea.players.registry import BOT_FILE_LIMIT

@@ -4,7 +4,7 @@ submission (pure Python, no compiled extension, as Kaggle's rules ask), and
 environment in an interpreter without clinea.
 
 `best` (the default) is the strongest play pure Python allows in ConnectX's
-2 s a move: `clinea.integrations.kaggle_agent_best` (iterative-deepening
+2 s a move: `clinea.bridges.kaggle_agent_best` (iterative-deepening
 alpha-beta on bitboards under its own clock) with the 7x6 opening book
 computed by clinea's solver (`kaggle_book`) embedded. `random` and
 `alphabeta` (exact, the same moves as the player; only small boards) are
@@ -19,8 +19,8 @@ import os
 import sys
 
 from clinea import __version__
-from clinea.integrations.kaggle_book import stored_book
-from clinea.integrations.kaggle_check import failed, play_episodes, summary
+from clinea.bridges.kaggle_book import stored_book
+from clinea.bridges.kaggle_check import failed, play_episodes, summary
 
 EXPORTABLE = {
     "best": "kaggle_agent_best.py",
@@ -39,7 +39,7 @@ OVERAGE_BANK = 60.0  # ConnectX's remainingOverageTime at the start of an episod
 def agent_source(name: str, overage_reserve: float | None = None) -> str:
     """The submission file of player `name` (`best` with its book embedded,
     and `overage_reserve` seconds of the overage bank it never spends)."""
-    template = importlib.resources.files("clinea.integrations").joinpath(EXPORTABLE[name]).read_text("utf-8")
+    template = importlib.resources.files("clinea.bridges").joinpath(EXPORTABLE[name]).read_text("utf-8")
     if name == "best":
         plies, encoded = stored_book()
         if not all(template.count(line) == 1 for line in BOOK_LINES):

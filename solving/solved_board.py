@@ -1,10 +1,10 @@
 """The value of one board's empty position, as the solved tables hold it:
 who wins (or a draw) and the move on which a perfect game ends, each value
 found twice (the exact solve and, independently, the win/draw/loss solve;
-on tiny boards also the pure-Python brute force of clinea.reference_solver).
+on tiny boards also the pure-Python brute force of clinea.solving.reference_solver).
 
 A board may be split at a fixed depth: its positions `depth` plies in are
-solved one by one (in process, or as Ray tasks by clinea.solved_ray) and
+solved one by one (in process, or as Ray tasks by clinea.solving.solved_ray) and
 their values backed up to the empty board by negamax here, so a large board
 spreads over a cluster. Scores follow the solver's convention (`solver`):
 a win by the stone played after n stones scores (max_moves + 1 - n) // 2 for
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
-from clinea.reference_solver import ReferenceSolver, TooManyPositions
+from clinea.solving.reference_solver import ReferenceSolver, TooManyPositions
 
 #: the brute force runs on a board when it meets at most this many positions
 #: (some 6 s of pure Python); past it the table says it did not run
@@ -193,7 +193,7 @@ def solve_board(rules: Rules, time_limit: float, depth: int = 0,
                 solve: Callable[[Rules, list[list[int]], float], list[LeafValue]] = solve_leaves,
                 brute_positions: int = BRUTE_FORCE_POSITIONS) -> BoardValue:
     """The board's value: its positions at `depth` plies solved by `solve`
-    (in process by default; clinea.solved_ray's on a cluster) and backed up,
+    (in process by default; clinea.solving.solved_ray's on a cluster) and backed up,
     the brute force run when the board is tiny enough."""
     start = time.monotonic()
     leaves = split_positions(rules, depth)

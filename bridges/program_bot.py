@@ -1,6 +1,6 @@
 """A player program (anything speaking the referee protocol) as a Bot, so
 that code which takes bots (the Kaggle and OpenSpiel bridges) takes
-programs too: a Bot's face on clinea.engine.Engine, the one way to drive a
+programs too: a Bot's face on clinea.bridges.engine.Engine, the one way to drive a
 program from Python (the judge's seat, sandbox, timeouts and clean-up).
 """
 from __future__ import annotations
@@ -9,9 +9,9 @@ import atexit
 import weakref
 from collections.abc import Sequence
 
+from clinea.bridges.engine import Engine
 from clinea.core import Board
 from clinea.core.timeman import Limits
-from clinea.engine import Engine
 from clinea.players.bot import Bot
 
 

@@ -1,6 +1,6 @@
 """C en linea as a PettingZoo AEC environment, on any board clinea plays.
 
-    from clinea.integrations.pettingzoo import env
+    from clinea.bridges.pettingzoo import env
 
     game = env(columns=9, rows=8, c=5, p=30, render_mode="ansi")
     game.reset(seed=1)
@@ -28,10 +28,8 @@ from typing import Any
 
 import numpy as np
 
-from clinea.core import Board, Rules
-from clinea.core.observation import action_mask, planes
-from clinea.integrations import require
-from clinea.integrations.rl_board import (
+from clinea.bridges import require
+from clinea.bridges.rl_board import (
     RENDER_MODES,
     check_render_mode,
     mask_space,
@@ -40,6 +38,8 @@ from clinea.integrations.rl_board import (
     render,
     spaces,
 )
+from clinea.core import Board, Rules
+from clinea.core.observation import action_mask, planes
 
 pettingzoo = require("pettingzoo", "rl")
 # PettingZoo ships no types: its base class is Any to a type checker

@@ -1,7 +1,7 @@
 """C en linea as an OpenSpiel game, token limit included.
 
     import pyspiel
-    import clinea.integrations.openspiel_game  # registers "clinea"
+    import clinea.bridges.openspiel_game  # registers "clinea"
 
     game = pyspiel.load_game("clinea", {"columns": 9, "rows": 8, "c": 5, "p": 30})
     state = game.new_initial_state()
@@ -20,9 +20,9 @@ from typing import Any
 
 import numpy as np
 
+from clinea.bridges import require
 from clinea.core import Board, Rules
 from clinea.core.observation import planes
-from clinea.integrations import require
 
 pyspiel = require("pyspiel", "openspiel")
 # OpenSpiel ships no types: its base classes are Any to a type checker

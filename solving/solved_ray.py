@@ -10,7 +10,7 @@ from typing import Any
 
 from clinea.core import Rules
 from clinea.ray_cluster import STEP_DEADLINE, cluster_cpus, get, joined
-from clinea.solved_board import LeafValue, solve_leaves
+from clinea.solving.solved_board import LeafValue, solve_leaves
 from clinea.training.parallel import chunks
 
 #: chunks per CPU: enough to balance positions of unequal difficulty

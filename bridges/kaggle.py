@@ -1,7 +1,7 @@
 """Any clinea player as a Kaggle ConnectX agent.
 
     from kaggle_environments import evaluate, make
-    from clinea.integrations.kaggle import as_agent
+    from clinea.bridges.kaggle import as_agent
 
     env = make("connectx", configuration={"rows": 6, "columns": 7, "inarow": 4})
     env.run([as_agent("strong --time-per-move 0.5"), "negamax"])
@@ -19,8 +19,8 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from clinea.bridges.make_bot import PlayerSpec, make_bot
 from clinea.core import Board
-from clinea.integrations.make_bot import PlayerSpec, make_bot
 from clinea.players.bot import Bot
 from clinea.players.game_follower import GameFollower
 

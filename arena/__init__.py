@@ -1,0 +1,11 @@
+"""The arena: what happens after games are played.
+
+- `league`: `clinea league DIR`, a folder of bots rated while it runs
+- `ratings`: Elo with 95 % intervals fitted on fixed anchors
+- `view`: `clinea view`, the HTML replay page of a results file
+- `analysis`, `analyze`: every move valued by the solver, `clinea analyze`
+
+It stands on the judge, the players, the core and the solving room; one
+imports a module of it by name (`from clinea.arena.view import write_view`).
+"""
+__all__ = ["analysis", "analyze", "league", "ratings", "view"]

@@ -9,14 +9,13 @@ from __future__ import annotations
 import importlib
 from types import ModuleType
 
+from clinea.players.registry import install_command
+
+__all__ = ["MissingExtra", "install_command", "require"]
+
 
 class MissingExtra(ImportError):
     """An optional package an integration needs is not installed."""
-
-
-def install_command(extra: str) -> str:
-    """The one command that installs clinea's optional `extra`."""
-    return f"pip install 'clinea[{extra}]'"
 
 
 def require(module: str, extra: str) -> ModuleType:

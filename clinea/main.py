@@ -16,7 +16,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("clinea.training.cli", "train the greedy player's weights: grid, genetic, hillclimb, lms"),
     "reproduce": ("clinea.training.reproduce", "regenerate the reports' tables and plots into results/REPORT.md"),
     "play": ("clinea.players.registry", "run a player (random, greedy, strong, ...) on stdin/stdout"),
-    "judge": ("clinea.judge.cli", "referee games between player programs (course judge flags), tournaments, SPRT"),
+    "judge": ("clinea.arena.judge_command", "referee games between player programs (course judge flags), tournaments, SPRT"),
     "solve": ("clinea.solving.solve", "exact scores of positions read one per line"),
     "solved-tables": ("clinea.solving.solved_tables", "solve the empty board of every board in a range: docs/solved/ tables"),
     "check-book": ("clinea.solving.book_check", "check the shipped 7x6 opening book against the solver: a sample and strong's reads"),

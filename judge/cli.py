@@ -60,6 +60,10 @@ EXIT_FORFEIT = 1
 EXIT_RESULTS_UNWRITABLE = 74
 # a step on Ray failed (a node lost, Ray short of memory): the run stopped (sysexits' EX_UNAVAILABLE)
 EXIT_RAY_FAILED = 69
+#: `--view`: writes the replay page of a results file (path, quiet) and
+#: returns the line saying where, or why not; the page lives above the judge
+#: (clinea.arena.judge_command hands it in)
+PageWriter = Callable[[str, bool], str]
 
 EPILOG = """examples:
   clinea judge --blue_player players/random --red_player players/random --iterations 100
@@ -474,14 +478,14 @@ def ray_address_follows(argv: Sequence[str], i: int) -> bool:
     return i + 1 < len(argv) and not argv[i + 1].startswith("-")
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None, write_page: PageWriter | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     reaper.become_undumpable()  # a bot outside a sandbox reaches no descriptor of the judge's
     if threading.current_thread() is threading.main_thread():
         # SIGTERM unwinds like Ctrl-C, so the players are killed on the way out
         signal.signal(signal.SIGTERM, lambda signum, frame: sys.exit(128 + signum))
     try:
-        return run(argv)
+        return run(argv, write_page)
     except KeyboardInterrupt:  # before the match or after its tally
         print("interrupted", file=sys.stderr)
         return 130
@@ -607,7 +611,7 @@ def watch(match: Match, args: argparse.Namespace, table: Table | None, sandbox: 
 
 
 def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[str], course: bool,
-           sandbox: Sandbox, path: str | None, programs: bool) -> int:
+           sandbox: Sandbox, path: str | None, programs: bool, write_page: PageWriter | None) -> int:
     """The summary, what stopped the run if anything, and the exit status."""
     games = match.standings.games
     if end.stopped:
@@ -629,18 +633,16 @@ def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[st
         kept = f"they are in {path}" if path else "no --results file keeps them"
         print(f"interrupted after {games} finished games: {kept}", file=sys.stderr)
         return 130
-    if args.view and path:
-        from clinea.arena.view import ViewError, write_view
-        try:
-            print(f"replays: {write_view(path, quiet=args.quiet or args.q)}", file=sys.stderr)
-        except ViewError as error:
-            print(f"--view: {error}", file=sys.stderr)
+    if args.view and path and write_page:
+        print(write_page(path, args.quiet or args.q), file=sys.stderr)
     return EXIT_FORFEIT if match.forfeits else 0
 
 
-def run(argv: list[str]) -> int:
+def run(argv: list[str], write_page: PageWriter | None = None) -> int:
     """`clinea judge`: parses, wires a Match and reports how it ended."""
     parser, args, players, course, run_argv = parse(argv)
+    if args.view and write_page is None:
+        parser.error("--view: this entry point writes no replay page; clinea judge does")
     rules = Rules(args.columns, args.rows, args.c, args.p)
     names = [player.name for player in players]
     path = args.resume or args.results
@@ -659,4 +661,4 @@ def run(argv: list[str]) -> int:
                   standings, log, sprt_of(args), (names[0], names[1]) if args.sprt else None, header,
                   catch_interrupt=not humans)
     end = match.play(sandbox, watch(match, args, table, sandbox, total, programs))
-    return finish(match, end, args, names, course, sandbox, path, programs)
+    return finish(match, end, args, names, course, sandbox, path, programs, write_page)

@@ -78,6 +78,11 @@ def load(name: str) -> type[Bot]:
     return bot
 
 
+def install_command(extra: str) -> str:
+    """The one command that installs clinea's optional `extra`."""
+    return f"pip install 'clinea[{extra}]'"
+
+
 def missing_extra(name: str) -> str | None:
     """The extra the player `name` needs and cannot find (a module of
     REQUIRES is not installed), or None when it can run."""
@@ -226,8 +231,6 @@ def write_launchers(directory: str) -> list[str]:
 def listing(registered: dict[str, str]) -> list[str]:
     """`clinea play --list`: a line per player, naming the extra that a
     player which cannot run here needs."""
-    from clinea.bridges import install_command
-
     lines = []
     for name in sorted(registered):
         extra = missing_extra(name)

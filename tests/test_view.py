@@ -228,3 +228,15 @@ def test_solve_time_out_of_range_is_refused(tmp_path):
 def test_judge_view_without_a_results_file_is_refused(tmp_path):
     result = run("judge", "--player", "random", "--player", "greedy", "--iterations", "1", "--view", cwd=tmp_path)
     assert result.returncode == 2 and "--view needs --results FILE" in result.stderr
+
+
+def test_the_judge_alone_refuses_view_it_cannot_write(tmp_path, capsys):
+    """The judge imports no page: its own main, without the page writer that
+    `clinea judge` hands in (clinea.arena.judge_command), says so."""
+    from clinea.judge import cli
+
+    with pytest.raises(SystemExit) as stopped:
+        cli.main(["--player", "random", "--player", "greedy", "--iterations", "1", "--results",
+                  str(tmp_path / "r.jsonl"), "--view"])
+    assert stopped.value.code == 2 and "writes no replay page; clinea judge does" in capsys.readouterr().err
+    assert not (tmp_path / "r.jsonl").exists()

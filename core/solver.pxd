@@ -36,12 +36,12 @@ cdef struct SolveState:
     uint64_t* busy
     uint64_t busy_mask
     int busy_until         # moves played from which nodes are not marked
-    uint64_t refuted       # root moves the last move search proved below its target (bitboard path)
-    uint64_t trying        # the root move it was searching when its budget ran out, else 0
-    Wide wide_refuted      # the same two on the wide path
-    Wide wide_trying
-    Wide4 wide4_refuted    # and on four words
-    Wide4 wide4_trying
+    # the root's moves after the last move search, per word type:
+    # [REFUTED] those it proved below its target, [TRYING] the one it was
+    # searching when its budget ran out (else none)
+    uint64_t root[2]
+    Wide wide_root[2]
+    Wide4 wide4_root[2]
     # the solver's own four words for the boards of 193..256 bits, which the
     # Board keeps as cells (last: the hot fields above stay close together)
     bint wide4
@@ -92,3 +92,4 @@ cdef class Solver:
     cdef void _halt_team(self) noexcept nogil
     cdef object _root_at_once(self, Board board, bint weak)
     cdef int _root_move(self, Board board, int target) except -2
+    cdef list _root_columns(self, int which)

@@ -448,24 +448,19 @@ cdef inline uint64_t table_key(const SolveState* s, uint64_t key, Mirror image, 
     return key
 
 
-cdef inline Bits* refuted_of(SolveState* s, Bits like) noexcept nogil:
-    """Where the root's refuted moves go, for the word type of `like`."""
-    if Bits is uint64_t:
-        return &s.refuted
-    elif Bits is Wide:
-        return &s.wide_refuted
-    else:
-        return &s.wide4_refuted
+cdef enum:
+    REFUTED = 0
+    TRYING = 1
 
 
-cdef inline Bits* trying_of(SolveState* s, Bits like) noexcept nogil:
-    """Where the root's move being searched goes, for the word type of `like`."""
+cdef inline Bits* root_moves(SolveState* s, Bits like) noexcept nogil:
+    """The root's [REFUTED, TRYING] moves, for the word type of `like`."""
     if Bits is uint64_t:
-        return &s.trying
+        return s.root
     elif Bits is Wide:
-        return &s.wide_trying
+        return s.wide_root
     else:
-        return &s.wide4_trying
+        return s.wide4_root
 
 
 cdef inline Bits safe_replies(Bits possible, Bits threats) noexcept nogil:
@@ -715,7 +710,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     """Negamax on bitboards of either word type. Precondition: the game is
     not over and the side to move (stones `cur`) cannot win with its next
     stone; `image` is the position's Mirror. At the root (`chosen` not NULL), `chosen` receives the move (a
-    one-bit set) that raised alpha or cut off, and refuted_of the moves
+    one-bit set) that raised alpha or cut off, and root_moves[REFUTED] the moves
     searched to a score at most alpha, or losing at once, so neither the
     book nor the table may answer there without a move. On the 64-bit
     path `known_threats`, when not NULL, holds the opponent's winning cells,
@@ -751,10 +746,10 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             # lost whatever it plays: a block, when there is one to make
             forced = b_and(possible, opp_win)
             chosen[0] = b_lowest(forced if b_any(forced) else possible)
-            refuted_of(s, cur)[0] = possible
+            root_moves(s, cur)[REFUTED] = possible
         return lose_now(s, n)
     if chosen != NULL:
-        refuted_of(s, cur)[0] = b_and(possible, b_not(nonlosing))
+        root_moves(s, cur)[REFUTED] = b_and(possible, b_not(nonlosing))
         chosen[0] = b_lowest(nonlosing)
     if n + 2 >= s.g.max_moves:
         return 0  # the opponent's last stone cannot win either
@@ -835,7 +830,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         v = move_ceiling(s, keys[col], n)
         if v > alpha:
             if chosen != NULL:
-                trying_of(s, cur)[0] = m
+                root_moves(s, cur)[TRYING] = m
             child_threats = b_and(opp_win, b_not(m))
             if Bits is uint64_t:
                 v = -negamax(s, other, b_or(mask, m), n + 1, -beta, -alpha, <Bits*>NULL,
@@ -848,7 +843,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
                     busy_leave(s, key)
                 return 0
             if chosen != NULL:
-                trying_of(s, cur)[0] = b_zero(m)
+                root_moves(s, cur)[TRYING] = b_zero(m)
             if v >= beta:
                 if chosen != NULL:
                     chosen[0] = m
@@ -863,7 +858,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             if chosen != NULL:
                 chosen[0] = m
         elif chosen != NULL:
-            refuted_of(s, cur)[0] = b_or(refuted_of(s, cur)[0], m)
+            root_moves(s, cur)[REFUTED] = b_or(root_moves(s, cur)[REFUTED], m)
     if best < alpha:
         # fail-soft: every move scored at most `best`, a tighter bound than
         # alpha for the table and for the solve's bisection
@@ -1451,12 +1446,10 @@ cdef class Solver:
         last stone) and every column is to be solved; None otherwise."""
         cdef SolveState* s = &self.s
         cdef int n = board.c_moves()
-        s.refuted = 0
-        s.trying = 0
-        s.wide_refuted = wide_zero()
-        s.wide_trying = wide_zero()
-        s.wide4_refuted = wide4_zero()
-        s.wide4_trying = wide4_zero()
+        for which in (REFUTED, TRYING):
+            s.root[which] = 0
+            s.wide_root[which] = wide_zero()
+            s.wide4_root[which] = wide4_zero()
         if board.c_is_over():
             return None, self._solve_position(board, weak)
         for col in centre_first(board.c_geometry().columns):
@@ -1486,23 +1479,22 @@ cdef class Solver:
         the score it looked for, even when its budget ran out before a move
         reaching it was found: moves not to fall back on. On the bitboard
         and wide paths; empty elsewhere."""
-        if self.s.g.wide:
-            return columns_in(&self.s, self.s.wide_refuted)
-        if self.s.wide4:
-            return columns_in(&self.s, self.s.wide4_refuted)
-        return columns_in(&self.s, self.s.refuted)
+        return self._root_columns(REFUTED)
 
     @property
     def trying(self) -> int | None:
         """The column the last `play_value` was searching when its budget
         ran out, the first in its move order not yet refuted; else None."""
-        if self.s.g.wide:
-            columns = columns_in(&self.s, self.s.wide_trying)
-        elif self.s.wide4:
-            columns = columns_in(&self.s, self.s.wide4_trying)
-        else:
-            columns = columns_in(&self.s, self.s.trying)
+        columns = self._root_columns(TRYING)
         return columns[0] if columns else None
+
+    cdef list _root_columns(self, int which):
+        """The columns of the root's moves `which` (REFUTED or TRYING), on this board's words."""
+        if self.s.g.wide:
+            return columns_in(&self.s, self.s.wide_root[which])
+        if self.s.wide4:
+            return columns_in(&self.s, self.s.wide4_root[which])
+        return columns_in(&self.s, self.s.root[which])
 
     def search(self, Board board, limits: Limits = Limits(), bint weak=False, at_least=None) -> SearchResult:
         """`play_value` within `limits` (time and nodes), as the players'

@@ -14,19 +14,16 @@ with fewer tokens than cells the agent plays as if the board could fill.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
-import sys
 from collections.abc import Callable
 from typing import Any
 
-from clinea.bounded import check_size
 from clinea.bridges import require
 from clinea.bridges.kaggle import kaggle_board
 from clinea.core import Board
 from clinea.players.bot import Bot
 from clinea.players.driver import main_for
-from clinea.players.registry import BOT_FILE_LIMIT
+from clinea.players.registry import import_file
 
 KAGGLE_BUILTIN = ("negamax", "random")
 #: what ConnectX's configuration says about time (seconds), shown to agents
@@ -56,14 +53,7 @@ def load_agent(source: str) -> Callable[..., Any]:
     if not (source.endswith(".py") and os.path.isfile(source)):
         raise ValueError(f"agent {source!r} is neither one of Kaggle's ({', '.join(KAGGLE_BUILTIN)}) "
                          "nor a .py file")
-    check_size(source, BOT_FILE_LIMIT)
-    name = os.path.splitext(os.path.basename(source))[0]
-    spec = importlib.util.spec_from_file_location(f"kaggle_agent_{name}", os.path.abspath(source))
-    if spec is None or spec.loader is None:
-        raise ValueError(f"{source} cannot be loaded as a Python module")
-    module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(source)))  # its own helper modules, as on Kaggle
-    spec.loader.exec_module(module)
+    module = import_file(source, "kaggle_agent_")  # its folder on sys.path for its helpers, as on Kaggle
     agent: object = getattr(module, "agent", None)
     if callable(agent):
         return agent

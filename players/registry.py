@@ -20,6 +20,7 @@ import importlib.util
 import os
 import sys
 from collections.abc import Callable, Sequence
+from types import ModuleType
 
 from clinea.bounded import MIB, check_size
 from clinea.core import Board
@@ -129,18 +130,27 @@ def declares_bot(path: str) -> bool:
     return False
 
 
-def load_file(path: str) -> type[Bot]:
-    """The bot a user's Python file defines: a Bot subclass (the last one
-    defined there), else a `choose(board)` function. The file is imported
-    under its own name, so its `if __name__ == "__main__":` block stays idle."""
+def import_file(path: str, prefix: str) -> ModuleType:
+    """A user's Python file (a bot, a Kaggle agent), read within
+    BOT_FILE_LIMIT and imported as `prefix` + its name, so its
+    `if __name__ == "__main__":` block stays idle; its folder goes first on
+    sys.path for its own helper modules."""
     check_size(path, BOT_FILE_LIMIT)
     name = os.path.splitext(os.path.basename(path))[0]
-    spec = importlib.util.spec_from_file_location(f"clinea_bot_{name}", os.path.abspath(path))
+    spec = importlib.util.spec_from_file_location(prefix + name, os.path.abspath(path))
     if spec is None or spec.loader is None:
         raise ValueError(f"{path}: not a Python file Python can import")
     module = importlib.util.module_from_spec(spec)
-    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))  # its own helper modules
+    sys.path.insert(0, os.path.dirname(os.path.abspath(path)))
     spec.loader.exec_module(module)
+    return module
+
+
+def load_file(path: str) -> type[Bot]:
+    """The bot a user's Python file defines: a Bot subclass (the last one
+    defined there), else a `choose(board)` function."""
+    module = import_file(path, "clinea_bot_")
+    name = os.path.splitext(os.path.basename(path))[0]
     import inspect
 
     own = [value for value in vars(module).values()

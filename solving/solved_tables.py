@@ -160,10 +160,6 @@ def chosen_tables(args: argparse.Namespace, parser: argparse.ArgumentParser) -> 
                       f"p from {args.p_range[0]} to {args.p_range[-1]}", boards, False)]
 
 
-def optional_int(text: str) -> int | None:
-    return int(text) if text not in ("", "?") else None
-
-
 def known(number: int | None) -> str:
     return "?" if number is None else str(number)
 

@@ -84,7 +84,7 @@ lint: install
 
 # mypy --strict (settings in pyproject.toml) over the package as it installs:
 # the import names live under clinea.* while the folders are core/, players/,
-# judge/ and training/ (setup.py's package_dir), which no type checker follows
+# judge/, training/ and the rooms (setup.py's package_dir), which no type checker follows
 # in a checkout. A tree of links in build/typecheck gives each folder its
 # import name, so mypy reads the working files themselves (no install, no
 # copy); findings are printed with the checkout's paths. The extras come

@@ -1,8 +1,8 @@
 """Build of the clinea package: the Cython core plus the pure-Python layers.
 
 The repository keeps one folder per concept (core/, players/, judge/,
-training/, and clinea/ for the package root: the `clinea` command and the
-top-level API) while the installed import names all live under ``clinea``;
+training/, solving/, arena/, bridges/, and clinea/ for the package root: the
+`clinea` command and the base) while the installed import names all live under ``clinea``;
 ``package_dir`` maps one onto the other so that no generic name such as
 ``core`` lands at the top of site-packages.
 """
@@ -191,8 +191,8 @@ class BuildWithSeatExec(build_ext):
 setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
-    package_data={"clinea": ["py.typed"], "clinea.arena": ["*.html"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"],
-                  "clinea.bridges": ["*.txt"]},
+    package_data={"clinea": ["py.typed"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"],
+                  "clinea.arena": ["*.html"], "clinea.bridges": ["*.txt"]},
     ext_modules=cythonize(
         extensions(),
         include_path=[cython_include_dir()],

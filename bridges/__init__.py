@@ -1,8 +1,11 @@
-"""Bridges to the ecosystem: Kaggle's ConnectX (`clinea.bridges.kaggle`),
-OpenSpiel (`clinea.bridges.openspiel`, `.openspiel_game`), PettingZoo
-and Gymnasium (`clinea.bridges.pettingzoo`, `.gymnasium_env`). Each
-needs its optional extra (`pip install 'clinea[kaggle]'`, `'clinea[openspiel]'`,
-`'clinea[rl]'`); the core install stays small without them.
+"""Bridges to the ecosystem: Kaggle's ConnectX (`clinea.bridges.kaggle`,
+its agents and `export`, `clinea export kaggle`), OpenSpiel
+(`clinea.bridges.openspiel`, `.openspiel_game`), PettingZoo and Gymnasium
+(`clinea.bridges.pettingzoo`, `.gymnasium_env`), and player programs driven
+from Python (`engine`, and `program_bot`: a program as a Bot). The
+ecosystems need their optional extra (`pip install 'clinea[kaggle]'`,
+`'clinea[openspiel]'`, `'clinea[rl]'`); the core install stays small without
+them, and this module imports none of them.
 """
 from __future__ import annotations
 

@@ -3,16 +3,12 @@ import argparse
 import time
 
 from clinea.core import simulate_random_games
-from clinea.players.options import add_board_options, bounded_int
+from clinea.players.options import add_board_options, bounded_int, command_parser
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea match",
-        description="Play random games in process through the Cython core and print who won.",
-        epilog="example:\n  clinea match --games 100 --columns 7 --rows 6 --c 4",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("clinea match", "Play random games in process through the Cython core and print who won.",
+                            "example:\n  clinea match --games 100 --columns 7 --rows 6 --c 4")
     parser.add_argument("--games", type=bounded_int("--games", 0), default=100, help="games to play (default 100)")
     add_board_options(parser)
     parser.add_argument("--seed", type=int, default=1, help="random seed (default 1)")

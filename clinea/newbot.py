@@ -12,6 +12,8 @@ import os
 import stat
 import sys
 
+from clinea.players.options import command_parser
+
 
 def bot_script(python: str = sys.executable) -> str:
     """The template's text, with `python` on its #! line."""
@@ -20,13 +22,9 @@ def bot_script(python: str = sys.executable) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea new-bot",
-        description="Write a ready, executable bot script: edit its choose(board) function.",
-        epilog="example:\n  clinea new-bot mybot.py\n"
-               "  clinea judge --blue_player ./mybot.py --red_player players/random --iterations 10",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("clinea new-bot", "Write a ready, executable bot script: edit its choose(board) function.",
+                            "example:\n  clinea new-bot mybot.py\n"
+                            "  clinea judge --blue_player ./mybot.py --red_player players/random --iterations 10")
     parser.add_argument("path", help="the file to write (refused if it exists, unless --force)")
     parser.add_argument("--force", action="store_true", help="overwrite an existing file (default: off)")
     return parser

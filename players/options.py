@@ -9,6 +9,13 @@ from typing import Any, Protocol
 from clinea.core.rules import MAX_SIDE, MAX_TOKENS
 
 
+def command_parser(prog: str, description: str, epilog: str) -> argparse.ArgumentParser:
+    """A clinea command's parser, its `epilog` (the examples every --help
+    ends with) printed line for line."""
+    return argparse.ArgumentParser(prog=prog, description=description, epilog=epilog,
+                                   formatter_class=argparse.RawDescriptionHelpFormatter)
+
+
 def bounded_int(option: str, low: int, high: int | None = None, high_text: str | None = None) -> Callable[[str], int]:
     """An argparse `type` accepting integers in low..high (`high` None: no
     bound above), the one integer check of every clinea command line."""

@@ -25,6 +25,7 @@ from types import ModuleType
 from clinea.bounded import MIB, check_size
 from clinea.core import Board
 from clinea.players.bot import Bot, FunctionBot
+from clinea.players.options import command_parser
 
 # A bot's source file, which Python reads whole to import it (`clinea play
 # mybot.py`, a Kaggle agent file): a generous bound on hand-written code.
@@ -250,15 +251,10 @@ def listing(registered: dict[str, str]) -> list[str]:
 
 
 def build_parser(registered: dict[str, str]) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea play",
-        description="Run a player program on stdin/stdout (the referee protocol): "
-                    "a registered player by name, or your own bot file.",
-        epilog="players: " + ", ".join(sorted(registered))
-        + "\nexamples:\n  clinea play random --seed 3\n  clinea play mybot.py\n"
-          "  clinea play strong --help\n  clinea play --list",
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("clinea play", "Run a player program on stdin/stdout (the referee protocol): "
+                            "a registered player by name, or your own bot file.",
+                            "players: " + ", ".join(sorted(registered)) + "\nexamples:\n  clinea play random --seed 3\n"
+                            "  clinea play mybot.py\n  clinea play strong --help\n  clinea play --list")
     parser.add_argument("player", help="a registered name, or a .py file with choose(board) or a Bot")
     parser.add_argument("--list", action="store_true", help="list the registered players and exit (default: off)")
     return parser

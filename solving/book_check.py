@@ -19,7 +19,7 @@ from clinea.core import Board, Rules
 from clinea.core.book import BOOK_PLY, OpeningBook, standard_book
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
-from clinea.players.options import bounded_float, bounded_int
+from clinea.players.options import bounded_float, bounded_int, command_parser
 from clinea.players.strong_lines import LinesLookup
 from clinea.progress import progress_bar
 
@@ -182,8 +182,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="clinea check-book", description=__doc__.split("\n\n")[0],
-                                     epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea check-book", __doc__.split("\n\n")[0], EPILOG)
     parser.add_argument("--fraction", type=float, default=0.01,
                         help="share of the book's entries to check, drawn at random, 0..1 (default 0.01)")
     parser.add_argument("--seed", type=int, default=1, help="the sample's random seed (default 1)")

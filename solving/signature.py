@@ -25,6 +25,7 @@ from clinea.core.mcts import Mcts
 from clinea.core.search import Search
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
+from clinea.players.options import command_parser
 
 EPILOG = """examples:
   clinea signature             # one number
@@ -174,10 +175,8 @@ def signature(found: list[Part]) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea signature",
-        description="Print the search signature: one number that changes when any search's tree does.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea signature",
+                            "Print the search signature: one number that changes when any search's tree does.", EPILOG)
     parser.add_argument("--verbose", action="store_true",
                         help="also print each part's nodes, answers and CPU time, and the total nodes (default: off)")
     return parser

@@ -8,7 +8,7 @@ import time
 from clinea.bounded import MIB, TooLarge, bounded_lines
 from clinea.core import Board, parse_moves
 from clinea.core.solver import DEFAULT_TT_LOG2, Solver
-from clinea.players.options import add_board_options
+from clinea.players.options import add_board_options, command_parser
 
 # The longest game, 16,384 moves of a 128x128 board written "128,", is 64 KB.
 LINE_LIMIT = MIB
@@ -33,12 +33,7 @@ examples:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea solve",
-        description="Solve positions exactly, read from stdin one per line.",
-        epilog=EPILOG,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
-    )
+    parser = command_parser("clinea solve", "Solve positions exactly, read from stdin one per line.", EPILOG)
     parser.add_argument("--analyze", action="store_true", help="print the score of every column (default: off)")
     parser.add_argument("--weak", action="store_true", help="only win/draw/loss: 1, 0, -1, faster (default: off)")
     add_board_options(parser)

@@ -23,7 +23,7 @@ from dataclasses import dataclass
 
 from clinea.bounded import MIB, read_text
 from clinea.core import MAX_SIDE, Rules
-from clinea.players.options import bounded_float, bounded_int
+from clinea.players.options import bounded_float, bounded_int, command_parser
 from clinea.progress import progress_bar
 from clinea.solving.solved_board import (
     BRUTE_FORCE_CELLS,
@@ -102,10 +102,8 @@ def p_range(text: str) -> range:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea solved-tables",
-        description="Solve the empty board of every board in a range; write CSV tables and a page.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea solved-tables",
+                            "Solve the empty board of every board in a range; write CSV tables and a page.", EPILOG)
     parser.add_argument("--table", action="append", choices=list(standard_tables()),
                         help="a standard table to compute (repeatable; default: all of them)")
     parser.add_argument("--c", type=int, help="your own table: tokens in a row to win, 1..64 (default: none, the standard tables)")

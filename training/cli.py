@@ -16,7 +16,7 @@ from types import FrameType
 from typing import TYPE_CHECKING, Any, NoReturn
 
 from clinea.core import Rules
-from clinea.players.options import add_board_options, bounded_int
+from clinea.players.options import add_board_options, bounded_int, command_parser
 from clinea.players.weights import Weights
 from clinea.ray_cluster import LOCAL
 from clinea.training import genetic, grid, hillclimb, lms, parametrisation
@@ -77,9 +77,7 @@ def _parametrisation(parser: argparse.ArgumentParser) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea train", description=" ".join((__doc__ or "").splitlines()),
-        epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea train", " ".join((__doc__ or "").splitlines()), EXAMPLES)
     methods = parser.add_subparsers(dest="method", metavar="METHOD", required=True)
 
     p = methods.add_parser("grid", help="two weights at a time over a grid (the seed's section 4)",

@@ -36,7 +36,7 @@ from clinea.core.solver import Solver
 from clinea.judge.referee import play_bots
 from clinea.judge.stats import wilson_interval
 from clinea.judge.tournament import random_opening
-from clinea.players.options import bounded_int
+from clinea.players.options import bounded_int, command_parser
 from clinea.players.weights import Weights
 from clinea.progress import Progress, progress_bar
 from clinea.training import figures, lms, optimality, paper, run_time, search_games, search_table, verdict
@@ -60,8 +60,7 @@ OTHER_PARTS = ["search", "win-table", "pruning", "optimality", "cross-table", "l
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="clinea reproduce", description=__doc__.split("\n\n")[0],
-                                     epilog=EXAMPLES, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea reproduce", __doc__.split("\n\n")[0], EXAMPLES)
     parser.add_argument("--quick", action="store_true", help="tiny settings, same code path (what CI runs)")
     verdict.add_seed_options(parser)
     parser.add_argument("--games", type=bounded_int("--games", 1), default=None,

@@ -152,6 +152,16 @@ def test_sprt_stops_a_lopsided_match_early(tmp_path):
     assert "H1 accepted" in done.stdout
 
 
+def test_sprt_without_iterations_plays_until_it_decides(tmp_path):
+    """Two --player options and --sprt, no --iterations: the test decides
+    when the match ends, not a default of one game left "undecided"."""
+    results = tmp_path / "r.jsonl"
+    done = run_judge(["--player", f"good={RANDOM[0]}", "--player", f"bad={bot('out_of_range.py')[0]}",
+                      "--sprt", "0", "100", "0.05", "0.05", "--results", str(results)])
+    assert len(records(results)) > 1, done.stdout
+    assert "H1 accepted" in done.stdout, done.stdout
+
+
 def test_killing_the_judge_and_resuming_loses_and_repeats_no_game(tmp_path):
     results = tmp_path / "r.jsonl"
     total = 300

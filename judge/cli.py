@@ -518,7 +518,14 @@ def total_games(args: argparse.Namespace, names: list[str], course: bool) -> int
     """The number of games of the run in all, None for the course's endless match."""
     if course:
         return args.games if args.games is None else int(args.games)
-    return len(pairings(names, args.schedule)) * (args.games or 1)
+    per_pairing = games_per_pairing(args)
+    return None if per_pairing is None else len(pairings(names, args.schedule)) * per_pairing
+
+
+def games_per_pairing(args: argparse.Namespace) -> int | None:
+    """A tournament's --iterations, else one game a pairing; with --sprt,
+    None: the match goes on until the test decides (or Ctrl-C)."""
+    return args.games or (None if args.sprt else 1)
 
 
 def confinement(parser: argparse.ArgumentParser, args: argparse.Namespace, limits: SeatLimits, hidden: list[str | None]) -> Sandbox:
@@ -545,7 +552,7 @@ def schedule(args: argparse.Namespace, names: list[str], rules: Rules, course: b
     if course:
         return course_schedule(names[0], names[1], args.games, args.first, args.seed, rules, args.openings,
                                book, args.openings_order)
-    return tournament_schedule(names, args.schedule, args.games or 1, args.seed, rules, args.openings,
+    return tournament_schedule(names, args.schedule, games_per_pairing(args), args.seed, rules, args.openings,
                                book, args.openings_order)
 
 
@@ -612,7 +619,7 @@ def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[st
     games = match.standings.games
     if end.stopped:
         print(end.stopped, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
-    print(match.summary(names, None if course else args.games or 1))
+    print(match.summary(names, None if course else games_per_pairing(args)))
     if programs:
         print(sandbox.describe())
     if end.ray_failure is not None:

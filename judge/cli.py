@@ -149,7 +149,7 @@ def build_parser() -> argparse.ArgumentParser:
     more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE (default: none)")
     more.add_argument("--view", action="store_true",
                       help="at the end, write the run's games as an HTML replay page beside the results file "
-                           "(FILE.html, as `clinea view FILE` does) (default: off)")
+                           "(run.jsonl -> run.html, as `clinea view run.jsonl` does) (default: off)")
     more.add_argument("--log-dir", metavar="DIR",
                       help="keep a transcript per player in DIR, in clinea's format with stderr and timings "
                            f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")

@@ -290,9 +290,12 @@ def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]
     if not words:
         parser.error(f"{option}: no program given")
     exe = words[0]
-    if os.sep not in exe and exe in registry.players():
-        return [sys.executable, "-m", "clinea.players", *words]
+    registered = registry.registered_command(words)
+    if registered:
+        return registered
     path = exe if os.sep in exe else shutil.which(exe)
+    if path is None and os.path.isfile(exe):  # a shell, too, runs a program of this folder only as ./NAME
+        parser.error(f"{option} {exe!r}: no such program on PATH; did you mean ./{exe}?")
     if path is None or not os.path.exists(path):
         parser.error(f"{option} {exe!r}: no such program")
     if os.path.isdir(path) or not os.access(path, os.X_OK):

@@ -86,6 +86,8 @@ def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
     """The run header and the game records of a results file, read with
     the judge's own (bounded) reader; ViewError names what is wrong."""
     records: list[GameRecord] = []
+    if not os.path.lexists(path):
+        raise ViewError(f"{path}: no such file")
     try:
         header = read_header(path)
         if header is None:

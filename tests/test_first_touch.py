@@ -70,7 +70,7 @@ def test_kaggle_player_with_a_missing_file_says_no_such_file(tmp_path):
 
 def test_the_kaggle_launcher_without_an_agent_plays_one(tmp_path):
     """Every other players/ launcher plays with no argument: kaggle too."""
-    lines = "7 6 4 21\nazul\nvos\n"
+    lines = "azul rojo\n7 6 4 21\nvos\n"
     run = subprocess.run([*CLINEA, "play", "kaggle"], input=lines, capture_output=True, text=True, timeout=120)
     assert run.returncode == 0, run.stderr
     assert run.stdout.split() and 0 <= int(run.stdout.split()[0]) < 7
@@ -108,3 +108,12 @@ def test_the_course_tally_tells_two_copies_of_one_program_by_colour(tmp_path):
     assert all(set(json.loads(line)["players"]) <= {"azul", "rojo"}
                for line in (tmp_path / "run.jsonl").read_text().splitlines()[1:])
     assert os.path.exists(tmp_path / "log" / "player_communicator_azul.log")
+
+
+def test_a_missing_player_launcher_says_how_to_get_it(tmp_path):
+    """players/kaggle is written by make once its extra is installed: a
+    checkout without it says so, and that the name alone works too."""
+    (tmp_path / "players").mkdir()
+    run = subprocess.run([str(REPO / "judge" / "c_linea"), "--blue_player", "players/kaggle", "--red_player", "random",
+                          "--iterations", "1"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
+    one_clear_line(run, "'players/kaggle'", "make", "--blue_player kaggle")

@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
 from clinea.core import Rules
+from clinea.integrations import install_command
 from clinea.judge import reaper, seat_settings
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
 from clinea.judge.match import Match, MatchEnd
@@ -283,6 +284,17 @@ def seat_limits(text: str) -> SeatLimits:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def launcher_hint(option: str, exe: str) -> str:
+    """How to get players/NAME of a built-in player that make has not
+    written (its extra was not installed yet), and that the name works alone."""
+    name = os.path.basename(exe)
+    if name not in registry.BUILTIN:
+        return ""
+    extra = registry.missing_extra(name)
+    install = f"{install_command(extra)}, then " if extra else ""
+    return f"; {install}make writes it (or give the name alone: {option} {name})"
+
+
 def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]) -> list[str]:
     """The command that starts a seat's program. Besides a program, EXE may
     be a registered player's name (`strong`, or one a package registers):
@@ -297,7 +309,7 @@ def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]
     if path is None and os.path.isfile(exe):  # a shell, too, runs a program of this folder only as ./NAME
         parser.error(f"{option} {exe!r}: no such program on PATH; did you mean ./{exe}?")
     if path is None or not os.path.exists(path):
-        parser.error(f"{option} {exe!r}: no such program")
+        parser.error(f"{option} {exe!r}: no such program{launcher_hint(option, exe)}")
     if os.path.isdir(path) or not os.access(path, os.X_OK):
         parser.error(f"{option} {exe!r}: not an executable file")
     return words

@@ -83,7 +83,7 @@ def test_engine_popen_takes_a_registered_name_as_the_judge_does():
 
 
 def test_the_files_a_run_writes_are_ignored_by_git(tmp_path):
-    for name in ("run.jsonl", "run.jsonl.key", "run.html"):
+    for name in ("run.jsonl", "run.jsonl.key"):
         ignored = subprocess.run(["git", "check-ignore", "-q", name], cwd=REPO)
         assert ignored.returncode == 0, name
 

@@ -628,13 +628,26 @@ def watch(match: Match, args: argparse.Namespace, table: Table | None, sandbox: 
     return close
 
 
+def course_labels(players: list[Player]) -> dict[str, str]:
+    """The course match's seats, named by colour in its results and logs,
+    as the tally shows them: the program's name with the colour beside it
+    (`./mybot.py` -> `mybot (azul)`, a registered `strong` -> `strong (rojo)`)."""
+    def program(command: list[str] | None) -> str:
+        if command is None:
+            return "human"
+        if command[1:3] == ["-m", "clinea.players"] and len(command) > 3:
+            return command[3]
+        return os.path.splitext(os.path.basename(command[0]))[0]
+    return {player.name: f"{program(player.command)} ({player.name})" for player in players}
+
+
 def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[str], course: bool,
-           sandbox: Sandbox, path: str | None, programs: bool) -> int:
+           sandbox: Sandbox, path: str | None, programs: bool, players: list[Player]) -> int:
     """The summary, what stopped the run if anything, and the exit status."""
     games = match.standings.games
     if end.stopped:
         print(end.stopped, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
-    print(match.summary(names, None if course else games_per_pairing(args)))
+    print(match.summary(names, None if course else games_per_pairing(args), course_labels(players) if course else None))
     if programs:
         print(sandbox.describe())
     if end.ray_failure is not None:
@@ -681,4 +694,4 @@ def run(argv: list[str]) -> int:
                   standings, log, sprt_of(args), (names[0], names[1]) if args.sprt else None, header,
                   catch_interrupt=not humans)
     end = match.play(sandbox, watch(match, args, table, sandbox, total, programs))
-    return finish(match, end, args, names, course, sandbox, path, programs)
+    return finish(match, end, args, names, course, sandbox, path, programs, players)

@@ -36,7 +36,7 @@ def test_course_flags_run_unchanged(tmp_path):
         assert (game["columns"], game["rows"], game["c"], game["p"]) == (5, 4, 3, 8)
         assert game["players"] == ["rojo", "azul"] and game["colours"] == ["rojo", "azul"]
         assert len(game["moves"]) <= 16
-    assert "azul: +" in done.stdout and "rojo: +" in done.stdout and "LOS" in done.stdout
+    assert "(azul): +" in done.stdout and "(rojo): +" in done.stdout and "LOS" in done.stdout
     # each player saw six legal games on its wire, told `vos`/`el` by --first rojo
     for name in ("azul", "rojo"):
         lines = (tmp_path / "log" / f"{name}.log").read_text().splitlines()

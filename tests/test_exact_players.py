@@ -76,7 +76,7 @@ def test_verbose_reports_nodes_on_stderr(name):
 @pytest.mark.parametrize("name,size", [
     ("minimax", (5, 4, 3, 10)),     # full-width minimax: minutes for the first move
     ("minimax", (7, 6, 4, 6)),      # the token limit does not shrink the tree enough
-    ("alphabeta", (7, 6, 10, 21)),  # no opening book, nobody can win: a huge tree
+    ("alphabeta", (9, 8, 5, 36)),   # no opening book, a huge tree
 ])
 def test_an_exact_player_out_of_its_depth_says_so_at_the_start_and_answers_in_time(tmp_path, name, size):
     from judge_helpers import run_judge, transcript
@@ -110,4 +110,4 @@ def test_where_no_line_can_be_made_the_exact_players_know_the_draw_without_searc
         assert board.can_play(column)
         assert not player.warned, "it searched as if a line could be made"
         board.play(column)
-    assert board.winner() is None
+    assert board.winner is None

@@ -67,3 +67,8 @@ def test_help_runs_without_a_traceback_and_shows_an_example(command):
     assert run.returncode == 0, run.stderr
     shown = run.stdout + run.stderr
     assert "usage:" in shown and "example" in shown.lower(), shown
+
+
+def test_the_readme_names_every_sub_command():
+    readme = (REPO / "README.md").read_text()
+    assert [name for name in COMMANDS if f"`{name}`" not in readme] == []

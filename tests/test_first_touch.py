@@ -117,3 +117,14 @@ def test_a_missing_player_launcher_says_how_to_get_it(tmp_path):
     run = subprocess.run([str(REPO / "judge" / "c_linea"), "--blue_player", "players/kaggle", "--red_player", "random",
                           "--iterations", "1"], cwd=tmp_path, capture_output=True, text=True, timeout=60)
     one_clear_line(run, "'players/kaggle'", "make", "--blue_player kaggle")
+
+
+def test_the_page_of_a_course_match_names_the_programs_with_their_colours(folder_with_a_bot):
+    from clinea.view import load_games, page_data
+    run = subprocess.run([str(REPO / "judge" / "c_linea"), "--blue_player", "./mybot.py", "--red_player",
+                          str(REPO / "players" / "random"), "--iterations", "1", "--results", "run.jsonl"],
+                         cwd=folder_with_a_bot, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    header, records = load_games(str(folder_with_a_bot / "run.jsonl"))
+    data = page_data("run.jsonl", header, records, 0.001)
+    assert sorted(data["names"]) == ["mybot (azul)", "random (rojo)"]

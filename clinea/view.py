@@ -27,8 +27,11 @@ from clinea.core import Board, Rules
 from clinea.core.search import MATE_SCORE, Search
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
+from clinea.judge import seat_settings
 from clinea.judge.record import GameRecord
+from clinea.judge.report import seat_labels
 from clinea.judge.results import ResultsError, read_header, read_records
+from clinea.judge.seat_settings import SeatSettings
 from clinea.progress import progress_bar
 
 #: seconds the solver may spend on one position before the page shows the
@@ -204,15 +207,28 @@ class Page:
 
     def data(self, path: str, header: dict[str, Any]) -> dict[str, Any]:
         """Everything the page shows, as JSON-ready data."""
+        tables = {name: [list(key) if isinstance(key, tuple) else key for key in table]
+                  for name, table in self.index.items()}
+        labels = shown_names(header)
+        tables["names"] = [labels.get(name, name) for name in self.index["names"]]
         return {
             "file": os.path.basename(path),
             "argv": header.get("argv", []),
             "solveTime": self.solve_time,
             "mate": MATE_SCORE,
-            **{name: [list(key) if isinstance(key, tuple) else key for key in table]
-               for name, table in self.index.items()},
+            **tables,
             "games": self.games,
         }
+
+
+def shown_names(header: dict[str, Any]) -> dict[str, str]:
+    """The course match's seats (named by colour in the file) as the
+    judge's tally shows them, from the commands the header keeps; none
+    from a header without them (an older clinea's, a league's)."""
+    try:
+        return seat_labels(SeatSettings.from_json(header[seat_settings.KEY]).commands)
+    except (KeyError, ValueError):
+        return {}
 
 
 def page_data(path: str, header: dict[str, Any], records: Sequence[GameRecord], solve_time: float,

@@ -31,7 +31,7 @@ from clinea.judge.openings import ORDERS, OpeningsError, read_openings
 from clinea.judge.player_process import kill_all
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.referee import Clock, TimeControl
-from clinea.judge.report import Standings
+from clinea.judge.report import Standings, seat_labels
 from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
 from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
 from clinea.judge.seat_settings import SeatSettings
@@ -628,26 +628,13 @@ def watch(match: Match, args: argparse.Namespace, table: Table | None, sandbox: 
     return close
 
 
-def course_labels(players: list[Player]) -> dict[str, str]:
-    """The course match's seats, named by colour in its results and logs,
-    as the tally shows them: the program's name with the colour beside it
-    (`./mybot.py` -> `mybot (azul)`, a registered `strong` -> `strong (rojo)`)."""
-    def program(command: list[str] | None) -> str:
-        if command is None:
-            return "human"
-        if command[1:3] == ["-m", "clinea.players"] and len(command) > 3:
-            return command[3]
-        return os.path.splitext(os.path.basename(command[0]))[0]
-    return {player.name: f"{program(player.command)} ({player.name})" for player in players}
-
-
 def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[str], course: bool,
            sandbox: Sandbox, path: str | None, programs: bool, players: list[Player]) -> int:
     """The summary, what stopped the run if anything, and the exit status."""
     games = match.standings.games
     if end.stopped:
         print(end.stopped, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
-    print(match.summary(names, None if course else games_per_pairing(args), course_labels(players) if course else None))
+    print(match.summary(names, None if course else games_per_pairing(args), seat_labels({p.name: p.command for p in players}) if course else None))
     if programs:
         print(sandbox.describe())
     if end.ray_failure is not None:

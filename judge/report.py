@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import collections
 import math
+import os
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -20,6 +21,7 @@ from clinea.judge.stats import (
     pair_bin,
     pentanomial_estimate,
 )
+from clinea.protocol import COLOURS
 
 
 @dataclass
@@ -179,6 +181,20 @@ def quote_reason(reason: str, limit: int = 300) -> str:
     """A forfeit's reason on one line of bounded length."""
     flat = " ".join(reason.split())
     return flat if len(flat) <= limit else flat[:limit] + "..."
+
+
+def seat_labels(commands: Mapping[str, Sequence[str] | None]) -> dict[str, str]:
+    """How the course match's seats, named by colour in its results and
+    logs (`azul`, `rojo`), are shown: the program's name with the colour
+    beside it (`./mybot.py` -> `mybot (azul)`, a registered `strong` ->
+    `strong (rojo)`). Players with names of their own keep them."""
+    def program(command: Sequence[str] | None) -> str:
+        if command is None:
+            return "human"
+        if list(command[1:3]) == ["-m", "clinea.players"] and len(command) > 3:
+            return command[3]
+        return os.path.splitext(os.path.basename(command[0]))[0]
+    return {name: f"{program(command)} ({name})" for name, command in commands.items() if name in COLOURS}
 
 
 def summary(standings: Standings, names: Sequence[str], games_per_pairing: int | None = None,

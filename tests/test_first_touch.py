@@ -128,3 +128,13 @@ def test_the_page_of_a_course_match_names_the_programs_with_their_colours(folder
     header, records = load_games(str(folder_with_a_bot / "run.jsonl"))
     data = page_data("run.jsonl", header, records, 0.001)
     assert sorted(data["names"]) == ["mybot (azul)", "random (rojo)"]
+
+
+def test_analyze_of_a_course_match_names_the_programs_with_their_colours(folder_with_a_bot):
+    run = subprocess.run([str(REPO / "judge" / "c_linea"), "--blue_player", "./mybot.py", "--red_player",
+                          str(REPO / "players" / "random"), "--iterations", "1", "--results", "run.jsonl"],
+                         cwd=folder_with_a_bot, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    analysed = clinea("analyze", "run.jsonl", "--quiet", cwd=folder_with_a_bot)
+    assert analysed.returncode == 0, analysed.stderr
+    assert "mybot (azul)" in analysed.stdout and "random (rojo)" in analysed.stdout, analysed.stdout

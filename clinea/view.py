@@ -27,11 +27,9 @@ from clinea.core import Board, Rules
 from clinea.core.search import MATE_SCORE, Search
 from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
-from clinea.judge import seat_settings
 from clinea.judge.record import GameRecord
-from clinea.judge.report import seat_labels
 from clinea.judge.results import ResultsError, read_header, read_records
-from clinea.judge.seat_settings import SeatSettings
+from clinea.judge.seat_settings import shown_names
 from clinea.progress import progress_bar
 
 #: seconds the solver may spend on one position before the page shows the
@@ -220,15 +218,6 @@ class Page:
             "games": self.games,
         }
 
-
-def shown_names(header: dict[str, Any]) -> dict[str, str]:
-    """The course match's seats (named by colour in the file) as the
-    judge's tally shows them, from the commands the header keeps; none
-    from a header without them (an older clinea's, a league's)."""
-    try:
-        return seat_labels(SeatSettings.from_json(header[seat_settings.KEY]).commands)
-    except (KeyError, ValueError):
-        return {}
 
 
 def page_data(path: str, header: dict[str, Any], records: Sequence[GameRecord], solve_time: float,

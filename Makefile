@@ -59,10 +59,12 @@ chromium:
 	$(call system_packages,chromium chromedriver,chromium chromium-driver,the replay page's browser tests need them)
 
 # The main job: our strongest player against random, 100 judged games on 7x6,
-# colours and first move alternating, with the tally and Elo at the end.
+# colours and first move alternating, with the tally and Elo at the end
+# (RUN_GAMES=4: fewer games, as the README's test runs it).
+RUN_GAMES ?= 100
 run: install
 	$(VENV)/bin/clinea judge --player strong="players/strong --time-per-move 0.2" \
-		--player random=players/random --iterations 100 --columns 7 --rows 6 --c 4 --p 21 \
+		--player random=players/random --iterations $(RUN_GAMES) --columns 7 --rows 6 --c 4 --p 21 \
 		--concurrency 2 --seed 1
 
 # The suite plays real games through the optional integrations, so the test
@@ -97,8 +99,9 @@ typecheck: install $(VENV)/.extras
 	@cd $(TYPECHECK_TREE) && found=$$(../../$(PY) -m mypy --config-file ../../pyproject.toml --cache-dir ../mypy-cache -p clinea 2>&1); status=$$?; \
 	  printf '%s\n' "$$found" | sed -E 's#^clinea/(core|players|judge|training|solving|arena|bridges)/#\1/#'; exit $$status
 
+# TESTS=tests/test_x.py: those files only
 test: install $(VENV)/.extras chromium
-	$(PY) -m pytest -q
+	$(PY) -m pytest -q $(TESTS)
 
 # One number naming every search's tree (solver, alpha-beta, Monte Carlo on
 # fixed positions and node budgets), as Stockfish's bench: a refactor that

@@ -16,7 +16,8 @@ from typing import Any, TextIO
 from clinea.arena.analysis import GameAnalysis, analyse, solver_notation
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.judge.results import read_records
+from clinea.judge.results import ResultsError, read_header, read_records
+from clinea.judge.seat_settings import shown_names
 from clinea.players.options import add_board_options, bounded_float
 from clinea.progress import progress_bar
 from clinea.solving.solve import position
@@ -63,6 +64,13 @@ def games_from(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
     and checked by the judge's own reader, which ignores fields it does not
     know), or one made of the move string."""
     if os.path.isfile(args.games):
+        try:
+            header = read_header(args.games)
+        except ResultsError as error:
+            raise AnalyzeError(f"{error} (not a results file of clinea judge?)") from None
+        if header is None:
+            raise AnalyzeError(f"{args.games}: empty, not a results file of clinea judge")
+        shown = shown_names(header)  # a course match's seats, as its tally names them
         records = read_records(args.games)
         for index in itertools.count():
             try:
@@ -72,7 +80,9 @@ def games_from(args: argparse.Namespace) -> Iterator[dict[str, Any]]:
             except ValueError as error:  # the judge's own check of every field
                 raise AnalyzeError(f"{args.games}: game {index + 1}: not a judge record: {error}") from None
             size = tuple(record[key] for key in ("columns", "rows", "c", "p"))
-            yield {**record, "rules": size, "moves": list(record["moves"])}
+            yield {**record, "rules": size, "moves": list(record["moves"]),
+                   "players": [shown.get(name, name) for name in record["players"]],
+                   "winner": shown.get(record["winner"], record["winner"])}
     try:
         board = position(Board(args.columns, args.rows, args.c, args.p), args.games)
     except ValueError as error:
@@ -181,6 +191,8 @@ def main(argv: list[str] | None = None) -> int:
         print("moves that kept the value: "
               + ", ".join(f"{name} {share_text(kept, judged)}" for name, (kept, judged) in kept_by_name.items()))
     if args.plot:
-        plot_values(args.plot, analysed)
-        print(f"wrote {args.plot}", file=sys.stderr)
+        # matplotlib writes a name without an extension as a .png: say the name it wrote
+        plot = args.plot if os.path.splitext(args.plot)[1] else args.plot + ".png"
+        plot_values(plot, analysed)
+        print(f"wrote {plot}", file=sys.stderr)
     return 0

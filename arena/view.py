@@ -29,6 +29,7 @@ from clinea.core.solver import Solver
 from clinea.core.timeman import Limits
 from clinea.judge.record import GameRecord
 from clinea.judge.results import ResultsError, read_header, read_records
+from clinea.judge.seat_settings import shown_names
 from clinea.progress import progress_bar
 
 #: seconds the solver may spend on one position before the page shows the
@@ -86,6 +87,8 @@ def load_games(path: str) -> tuple[dict[str, Any], list[GameRecord]]:
     """The run header and the game records of a results file, read with
     the judge's own (bounded) reader; ViewError names what is wrong."""
     records: list[GameRecord] = []
+    if not os.path.lexists(path):
+        raise ViewError(f"{path}: no such file")
     try:
         header = read_header(path)
         if header is None:
@@ -202,15 +205,19 @@ class Page:
 
     def data(self, path: str, header: dict[str, Any]) -> dict[str, Any]:
         """Everything the page shows, as JSON-ready data."""
+        tables = {name: [list(key) if isinstance(key, tuple) else key for key in table]
+                  for name, table in self.index.items()}
+        labels = shown_names(header)
+        tables["names"] = [labels.get(name, name) for name in self.index["names"]]
         return {
             "file": os.path.basename(path),
             "argv": header.get("argv", []),
             "solveTime": self.solve_time,
             "mate": MATE_SCORE,
-            **{name: [list(key) if isinstance(key, tuple) else key for key in table]
-               for name, table in self.index.items()},
+            **tables,
             "games": self.games,
         }
+
 
 
 def page_data(path: str, header: dict[str, Any], records: Sequence[GameRecord], solve_time: float,

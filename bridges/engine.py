@@ -32,6 +32,7 @@ from clinea.core.timeman import Limits
 from clinea.judge.process_seat import ProcessSeat
 from clinea.judge.referee import ILLEGAL, Forfeit
 from clinea.judge.sandbox import Sandbox
+from clinea.players import registry
 from clinea.protocol import COLOURS
 
 __all__ = ["Engine", "Limits", "PlayResult"]
@@ -70,8 +71,10 @@ class Engine:
     @classmethod
     def popen(cls, command: str | Sequence[str], sandbox: str = "auto") -> Engine:
         """Starts `command` (a command line, split as a shell would, or its
-        words). `sandbox`: auto, strict or off, as `clinea judge --sandbox`."""
-        return cls(shlex.split(command) if isinstance(command, str) else command, sandbox)
+        words); its first word may be a registered player's name, as in
+        `clinea judge`. `sandbox`: auto, strict or off, as `clinea judge --sandbox`."""
+        words = shlex.split(command) if isinstance(command, str) else list(command)
+        return cls(registry.registered_command(words) or words, sandbox)
 
     def new_game(self, board: Board, me: int) -> None:
         """Tells the program a game starts at `board` with it playing side

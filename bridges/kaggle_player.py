@@ -50,6 +50,8 @@ def load_agent(source: str) -> Callable[..., Any]:
         connectx = require("kaggle_environments.envs.connectx.connectx", "kaggle")
         builtin: Callable[..., Any] = connectx.agents[source]
         return builtin
+    if source.endswith(".py") and not os.path.exists(source):
+        raise ValueError(f"agent {source!r}: no such file")
     if not (source.endswith(".py") and os.path.isfile(source)):
         raise ValueError(f"agent {source!r} is neither one of Kaggle's ({', '.join(KAGGLE_BUILTIN)}) "
                          "nor a .py file")
@@ -87,8 +89,10 @@ class KaggleAgentBot(Bot):
 
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
-        parser.add_argument("agent", help=f"one of Kaggle's agents ({', '.join(KAGGLE_BUILTIN)}) or a .py file "
-                                          "defining agent(observation, configuration)")
+        # plays with no argument, as every other player does
+        parser.add_argument("agent", nargs="?", default="negamax",
+                            help=f"one of Kaggle's agents ({', '.join(KAGGLE_BUILTIN)}) or a .py file "
+                                 "defining agent(observation, configuration) (default: negamax)")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> KaggleAgentBot:

@@ -47,7 +47,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--version", action="version", version=f"clinea {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (_, summary) in COMMANDS.items():
-        commands.add_parser(name, help=summary, add_help=False)
+        # argparse formats a help with %: a summary says "95 %" as text
+        commands.add_parser(name, help=summary.replace("%", "%%"), add_help=False)
     if not argv or argv[0] not in COMMANDS:
         parser.parse_args(argv or ["--help"])
         return 2

@@ -22,6 +22,7 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
+from clinea.bridges import install_command
 from clinea.core import Rules
 from clinea.judge import reaper, seat_settings
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
@@ -30,7 +31,7 @@ from clinea.judge.openings import ORDERS, OpeningsError, read_openings
 from clinea.judge.player_process import kill_all
 from clinea.judge.process_seat import STARTUP_GRACE
 from clinea.judge.referee import Clock, TimeControl
-from clinea.judge.report import Standings
+from clinea.judge.report import Standings, seat_labels
 from clinea.judge.results import ResultLog, ResultsError, check_writable, key_path, read_header
 from clinea.judge.sandbox import MODES, Sandbox, SandboxError, SeatLimits
 from clinea.judge.seat_settings import SeatSettings
@@ -153,7 +154,7 @@ def build_parser() -> argparse.ArgumentParser:
     more.add_argument("--resume", metavar="FILE", help="continue the run logged in FILE (default: none)")
     more.add_argument("--view", action="store_true",
                       help="at the end, write the run's games as an HTML replay page beside the results file "
-                           "(FILE.html, as `clinea view FILE` does) (default: off)")
+                           "(run.jsonl -> run.html, as `clinea view run.jsonl` does) (default: off)")
     more.add_argument("--log-dir", metavar="DIR",
                       help="keep a transcript per player in DIR, in clinea's format with stderr and timings "
                            f"(default: the course's transcripts in ./{COURSE_LOG_DIR}/ for a blue/red match)")
@@ -287,6 +288,17 @@ def seat_limits(text: str) -> SeatLimits:
         raise argparse.ArgumentTypeError(str(error)) from None
 
 
+def launcher_hint(option: str, exe: str) -> str:
+    """How to get players/NAME of a built-in player that make has not
+    written (its extra was not installed yet), and that the name works alone."""
+    name = os.path.basename(exe)
+    if name not in registry.BUILTIN:
+        return ""
+    extra = registry.missing_extra(name)
+    install = f"{install_command(extra)}, then " if extra else ""
+    return f"; {install}make writes it (or give the name alone: {option} {name})"
+
+
 def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]) -> list[str]:
     """The command that starts a seat's program. Besides a program, EXE may
     be a registered player's name (`strong`, or one a package registers):
@@ -294,11 +306,14 @@ def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]
     if not words:
         parser.error(f"{option}: no program given")
     exe = words[0]
-    if os.sep not in exe and exe in registry.players():
-        return [sys.executable, "-m", "clinea.players", *words]
+    registered = registry.registered_command(words)
+    if registered:
+        return registered
     path = exe if os.sep in exe else shutil.which(exe)
+    if path is None and os.path.isfile(exe):  # a shell, too, runs a program of this folder only as ./NAME
+        parser.error(f"{option} {exe!r}: no such program on PATH; did you mean ./{exe}?")
     if path is None or not os.path.exists(path):
-        parser.error(f"{option} {exe!r}: no such program")
+        parser.error(f"{option} {exe!r}: no such program{launcher_hint(option, exe)}")
     if os.path.isdir(path) or not os.access(path, os.X_OK):
         parser.error(f"{option} {exe!r}: not an executable file")
     return words
@@ -522,7 +537,14 @@ def total_games(args: argparse.Namespace, names: list[str], course: bool) -> int
     """The number of games of the run in all, None for the course's endless match."""
     if course:
         return args.games if args.games is None else int(args.games)
-    return len(pairings(names, args.schedule)) * (args.games or 1)
+    per_pairing = games_per_pairing(args)
+    return None if per_pairing is None else len(pairings(names, args.schedule)) * per_pairing
+
+
+def games_per_pairing(args: argparse.Namespace) -> int | None:
+    """A tournament's --iterations, else one game a pairing; with --sprt,
+    None: the match goes on until the test decides (or Ctrl-C)."""
+    return args.games or (None if args.sprt else 1)
 
 
 def confinement(parser: argparse.ArgumentParser, args: argparse.Namespace, limits: SeatLimits, hidden: list[str | None]) -> Sandbox:
@@ -549,7 +571,7 @@ def schedule(args: argparse.Namespace, names: list[str], rules: Rules, course: b
     if course:
         return course_schedule(names[0], names[1], args.games, args.first, args.seed, rules, args.openings,
                                book, args.openings_order)
-    return tournament_schedule(names, args.schedule, args.games or 1, args.seed, rules, args.openings,
+    return tournament_schedule(names, args.schedule, games_per_pairing(args), args.seed, rules, args.openings,
                                book, args.openings_order)
 
 
@@ -611,12 +633,13 @@ def watch(match: Match, args: argparse.Namespace, table: Table | None, sandbox: 
 
 
 def finish(match: Match, end: MatchEnd, args: argparse.Namespace, names: list[str], course: bool,
-           sandbox: Sandbox, path: str | None, programs: bool, write_page: PageWriter | None) -> int:
+           sandbox: Sandbox, path: str | None, programs: bool, players: list[Player],
+           write_page: PageWriter | None) -> int:
     """The summary, what stopped the run if anything, and the exit status."""
     games = match.standings.games
     if end.stopped:
         print(end.stopped, file=sys.stderr, flush=True)  # after the bar, which would overwrite it
-    print(match.summary(names, None if course else args.games or 1))
+    print(match.summary(names, None if course else games_per_pairing(args), seat_labels({p.name: p.command for p in players}) if course else None))
     if programs:
         print(sandbox.describe())
     if end.ray_failure is not None:
@@ -661,4 +684,4 @@ def run(argv: list[str], write_page: PageWriter | None = None) -> int:
                   standings, log, sprt_of(args), (names[0], names[1]) if args.sprt else None, header,
                   catch_interrupt=not humans)
     end = match.play(sandbox, watch(match, args, table, sandbox, total, programs))
-    return finish(match, end, args, names, course, sandbox, path, programs, write_page)
+    return finish(match, end, args, names, course, sandbox, path, programs, players, write_page)

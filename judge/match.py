@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import signal
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -168,6 +168,7 @@ class Match:
                 sandbox.close()
         return self.end
 
-    def summary(self, names: list[str], games_per_pairing: int | None) -> str:
-        """The tally, as the judge prints it at the end."""
-        return summary(self.standings, names, games_per_pairing, self.sprt, self.end.decision)
+    def summary(self, names: list[str], games_per_pairing: int | None,
+                labels: Mapping[str, str] | None = None) -> str:
+        """The tally, as the judge prints it at the end (`labels`: as report.summary)."""
+        return summary(self.standings, names, games_per_pairing, self.sprt, self.end.decision, labels)

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 import collections
 import math
-from collections.abc import Iterable, Sequence
+import os
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from clinea.judge.record import GameRecord
@@ -20,6 +21,7 @@ from clinea.judge.stats import (
     pair_bin,
     pentanomial_estimate,
 )
+from clinea.protocol import COLOURS
 
 
 @dataclass
@@ -162,7 +164,7 @@ def format_elo(est: Estimate) -> str:
 
 
 def player_lines(name: str, stats: PlayerStats) -> list[str]:
-    lines = [f"{name}: {stats.total} ({stats.total.points:g}/{stats.total.games})"]
+    lines = [f"{name}: {stats.total} ({stats.total.points:g}/{stats.total.games})"]  # name: as shown
     lines.append("  by colour: " + ", ".join(f"{c} {stats.by_colour[c]}" for c in sorted(stats.by_colour)))
     lines.append("  by order : " + ", ".join(f"{o} {stats.by_order[o]}" for o in ("first", "second") if o in stats.by_order))
     if stats.forfeits:
@@ -181,23 +183,41 @@ def quote_reason(reason: str, limit: int = 300) -> str:
     return flat if len(flat) <= limit else flat[:limit] + "..."
 
 
+def seat_labels(commands: Mapping[str, Sequence[str] | None]) -> dict[str, str]:
+    """How the course match's seats, named by colour in its results and
+    logs (`azul`, `rojo`), are shown: the program's name with the colour
+    beside it (`./mybot.py` -> `mybot (azul)`, a registered `strong` ->
+    `strong (rojo)`). Players with names of their own keep them."""
+    def program(command: Sequence[str] | None) -> str:
+        if command is None:
+            return "human"
+        if list(command[1:3]) == ["-m", "clinea.players"] and len(command) > 3:
+            return command[3]
+        return os.path.splitext(os.path.basename(command[0]))[0]
+    return {name: f"{program(command)} ({name})" for name, command in commands.items() if name in COLOURS}
+
+
 def summary(standings: Standings, names: Sequence[str], games_per_pairing: int | None = None,
-            sprt: Sprt | None = None, decision: SprtDecision | None = None) -> str:
+            sprt: Sprt | None = None, decision: SprtDecision | None = None,
+            labels: Mapping[str, str] | None = None) -> str:
     """The text printed at the end of a run. An SPRT `decision` stands as
     taken: games that were still being played then count in the tallies,
-    and are reported apart, but do not undo it."""
+    and are reported apart, but do not undo it. `labels`: how a player is
+    shown, where its name is not the program's (the course's match names
+    its seats by colour: `mybot (azul)`)."""
     players = standings.players
+    shown = dict(labels or {})
     lines = [f"{standings.games} games"]
     for name in names:
-        lines.extend(player_lines(name, players[name]))
+        lines.extend(player_lines(shown.get(name, name), players[name]))
     if len(names) == 2:
         a, b = names
         tally = players[a].against[b]
         est = estimate(tally.wins, tally.losses, tally.draws)
         if est:
-            lines.append(f"{a} vs {b}: {tally}, {format_elo(est)}")
+            lines.append(f"{shown.get(a, a)} vs {shown.get(b, b)}: {tally}, {format_elo(est)}")
         if standings.paired:
-            lines.append(pentanomial_line(a, standings.pentanomial(a, b)))
+            lines.append(pentanomial_line(shown.get(a, a), standings.pentanomial(a, b)))
         if sprt is not None:
             lines.append(sprt_line(sprt, tally, standings.pentanomial(a, b), decision, standings.games))
     else:

@@ -479,6 +479,14 @@ def program_folders(command: Sequence[str], cwd: str | None = None) -> list[str]
     return folders
 
 
+def in_full(folder: str, word: str) -> str:
+    """`word` named from `folder`, through real folders only (a link on the
+    way may be in a hidden folder); its own name is kept, as a launcher
+    link is named after its player."""
+    path = os.path.join(folder, word)
+    return os.path.join(os.path.realpath(os.path.dirname(path)), os.path.basename(path))
+
+
 def _inside(path: str, folder: str) -> bool:
     return path == folder or path.startswith(folder.rstrip("/") + "/")
 
@@ -576,12 +584,13 @@ class Sandbox:
         own = program_folders(command, here)
         covered = [folder for folder in sorted({os.path.realpath(f) for f in others}
                                                | {h for h in self.hidden if os.path.isdir(h)})
-                   # never the folder a seat's own program lives in, nor one holding it
+                   # never the folder a seat's own program lives in, nor one holding it or what
+                   # every seat needs (a bot kept in the checkout's root holds the judge)
                    if os.path.isdir(folder) and not _is_system(folder)
-                   and not any(_inside(mine, folder) for mine in own)]
+                   and not any(_inside(mine, folder) for mine in (*own, *_shared_folders()))]
         if any(_inside(here, folder) for folder in covered):
             # its working folder is another's: it runs in its scratch, its files named in full
-            command = [os.path.join(here, word) if not word.startswith("-") and os.path.exists(os.path.join(here, word))
+            command = [in_full(here, word) if not word.startswith("-") and os.path.exists(os.path.join(here, word))
                        else word for word in command]
             here = SCRATCH
         # no covered folder holds its own program, so nothing of its own needs showing again

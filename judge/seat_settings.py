@@ -19,6 +19,7 @@ from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from clinea.judge.referee import Clock, TimeControl
+from clinea.judge.report import seat_labels
 from clinea.judge.sandbox import SeatLimits
 
 if TYPE_CHECKING:  # the tournament imports this module
@@ -108,3 +109,13 @@ def from_header(header: dict[str, Any]) -> SeatSettings:
     from clinea.judge.cli import run_settings  # the judge's parser: only for old files
 
     return run_settings(header["argv"])
+
+
+def shown_names(header: dict[str, Any]) -> dict[str, str]:
+    """The course match's seats (named by colour in its file) as the
+    judge's tally shows them, from the commands the header keeps; none
+    from a header without them (an older clinea's, a league's)."""
+    try:
+        return seat_labels(SeatSettings.from_json(header[KEY]).commands)
+    except (KeyError, ValueError):
+        return {}

@@ -95,19 +95,20 @@ def pairings(names: Sequence[str], kind: str) -> list[tuple[str, str]]:
     return [(a, b) for i, a in enumerate(names) for b in names[i + 1:]]
 
 
-def tournament_schedule(names: Sequence[str], kind: str, games: int, seed: int,
+def tournament_schedule(names: Sequence[str], kind: str, games: int | None, seed: int,
                         rules: Rules, openings: int = 0, book: Sequence[list[int]] | None = None,
                         order: str = "sequential") -> Iterator[GameSpec]:
     """Every pairing plays `games` games: game k has player A first when k is
     even, and A azul when k // 2 is even, so each four games cover every
     colour and move order; with openings, games 2j and 2j+1 share one (a
     book's sequential order starts over for each pairing, so every pairing
-    plays the same openings)."""
+    plays the same openings). `games` None: endless, for a single pairing
+    stopped by its SPRT."""
     rng = random.Random(seed)
     for a, b in pairings(names, kind):
         opening: list[int] = []
         stream = pair_openings(rng, rules, openings, book, order) if openings or book else None
-        for k in range(games):
+        for k in itertools.count() if games is None else range(games):
             if stream and k % 2 == 0:
                 opening = next(stream)
             yield pairing_game(a, b, k, opening)

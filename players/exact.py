@@ -27,6 +27,12 @@ EXACT_SHARE = 0.7
 time_per_move_argument = bounded_float("--time-per-move", 0.01, 3600, "a number of seconds")
 
 
+def no_line_can_be_made(board: Board) -> bool:
+    """Whether nobody can ever win: c longer than both sides of the board
+    (a diagonal is no longer than the shorter side), or than a player's p tokens."""
+    return board.c > max(board.columns, board.rows) or board.c > board.p
+
+
 class ExactBot(Bot):
     """Base of the exact players: subclasses give `exact_values`."""
 
@@ -52,6 +58,10 @@ class ExactBot(Bot):
         self.first_move = True
 
     def choose(self, board: Board) -> int:
+        if no_line_can_be_made(board):  # every game is a draw: a search would prove it for every column
+            drawn = best_column([0 if board.can_play(col) else None for col in range(board.columns)])
+            if drawn is not None:
+                return drawn
         clock = TimeManager(Limits(time=self.time_per_move))
         values = self.exact_values(board, clock.share(EXACT_SHARE).time)
         if values is None and not self.warned:

@@ -85,6 +85,15 @@ def install_command(extra: str) -> str:
     return f"pip install 'clinea[{extra}]'"
 
 
+def registered_command(words: Sequence[str]) -> list[str] | None:
+    """The command that runs `words` when its first word is a registered
+    player's name (`strong --time-per-move 0.1`): `clinea play` with this
+    Python, as the judge and the engine start it; else None."""
+    if not words or os.sep in words[0] or words[0] not in players():
+        return None
+    return [sys.executable, "-m", "clinea.players", *words]
+
+
 def missing_extra(name: str) -> str | None:
     """The extra the player `name` needs and cannot find (a module of
     REQUIRES is not installed), or None when it can run."""

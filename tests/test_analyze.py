@@ -145,14 +145,14 @@ def test_the_table_numbers_columns_from_0_as_the_results_file_prompt_and_window_
 
 @pytest.mark.parametrize("content, message", [
     ("4453329", "move 7: column 9 is out of range: allowed 1..7"),
-    ("file:{\"type\":\"run\"}\n{\"id\":1,\"moves\":[1]}\n", "game 1: not a judge record: a game record without"),
-    ("file:{\"type\":\"run\"}\n" + json.dumps(dict(
+    ("file:{\"type\":\"run\",\"argv\":[]}\n{\"id\":1,\"moves\":[1]}\n", "game 1: not a judge record: a game record without"),
+    ("file:{\"type\":\"run\",\"argv\":[]}\n" + json.dumps(dict(
         id="g", columns=3, rows=2, c=3, p=3, players=["a", "b"], colours=["azul", "rojo"], opening=[],
         moves=[0, 0, 0], times=[0, 0, 0], winner=None, reason="draw", forfeit=None, extra="ignored")) + "\n",
      "game g: move 3: column 0 is full"),
-    ("file:{\"type\":\"run\"}\nnot json\n", "clinea analyze: "),
-    ("file:{\"type\":\"run\"}\n" + "[" * 100_000 + "\n", "nested deeper than can be read"),
-    ("file:{\"type\":\"run\"}\n" + " " * (5 << 20) + "\n", "bad.jsonl: line 2 is longer than 4 MiB"),
+    ("file:{\"type\":\"run\",\"argv\":[]}\nnot json\n", "clinea analyze: "),
+    ("file:{\"type\":\"run\",\"argv\":[]}\n" + "[" * 100_000 + "\n", "nested deeper than can be read"),
+    ("file:{\"type\":\"run\",\"argv\":[]}\n" + " " * (5 << 20) + "\n", "bad.jsonl: line 2 is longer than 4 MiB"),
 ])
 def test_bad_input_exits_2_with_one_line(tmp_path, content, message):
     argument = content

@@ -76,7 +76,7 @@ def test_verbose_reports_nodes_on_stderr(name):
 @pytest.mark.parametrize("name,size", [
     ("minimax", (5, 4, 3, 10)),     # full-width minimax: minutes for the first move
     ("minimax", (7, 6, 4, 6)),      # the token limit does not shrink the tree enough
-    ("alphabeta", (7, 6, 10, 21)),  # no opening book, nobody can win: a huge tree
+    ("alphabeta", (9, 8, 5, 36)),   # no opening book, a huge tree
 ])
 def test_an_exact_player_out_of_its_depth_says_so_at_the_start_and_answers_in_time(tmp_path, name, size):
     from judge_helpers import run_judge, transcript
@@ -94,3 +94,20 @@ def test_an_exact_player_out_of_its_depth_says_so_at_the_start_and_answers_in_ti
     # through different pipes, so their order there proves nothing), and it is
     # said once: not the mid-game wording again later
     assert not any("does not finish within" in line for line in lines)
+
+
+@pytest.mark.parametrize("bot", [AlphabetaBot, MinimaxBot], ids=["alphabeta", "minimax"])
+@pytest.mark.parametrize("columns, rows, c, p", [(7, 6, 8, 21), (9, 8, 10, 36), (7, 6, 4, 3)])
+def test_where_no_line_can_be_made_the_exact_players_know_the_draw_without_searching(bot, columns, rows, c, p):
+    """c longer than both sides of the board, or more than a player's
+    tokens: every game is a draw, which the players know at once, even
+    with a budget no exact search of these boards fits in."""
+    player = bot(time_per_move=0.01)
+    board = Board(columns, rows, c=c, p=p)
+    player.new_game(board, 0)
+    while not board.is_over():
+        column = player.choose(board)
+        assert board.can_play(column)
+        assert not player.warned, "it searched as if a line could be made"
+        board.play(column)
+    assert board.winner is None

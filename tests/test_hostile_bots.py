@@ -75,7 +75,7 @@ def test_a_misbehaving_bot_forfeits_every_game_and_leaves_nothing(tmp_path, monk
         assert (game["forfeit"], game["winner"]) == ("azul", "rojo")
         assert game["reason"].startswith(reason), game["reason"]
         assert len(game["reason"]) < 400  # a 10 MB line is quoted, not copied
-    assert "azul: +0 -2 =0" in out and "rojo: +2 -0 =0" in out
+    assert "(azul): +0 -2 =0" in out and "(rojo): +2 -0 =0" in out
     kind_word = reason.split(":")[0]
     assert f"forfeits : {kind_word} 2" in out and f"last {kind_word}: {reason}" in out
 

@@ -36,7 +36,7 @@ def test_course_flags_run_unchanged(tmp_path):
         assert (game["columns"], game["rows"], game["c"], game["p"]) == (5, 4, 3, 8)
         assert game["players"] == ["rojo", "azul"] and game["colours"] == ["rojo", "azul"]
         assert len(game["moves"]) <= 16
-    assert "azul: +" in done.stdout and "rojo: +" in done.stdout and "LOS" in done.stdout
+    assert "(azul): +" in done.stdout and "(rojo): +" in done.stdout and "LOS" in done.stdout
     # each player saw six legal games on its wire, told `vos`/`el` by --first rojo
     for name in ("azul", "rojo"):
         lines = (tmp_path / "log" / f"{name}.log").read_text().splitlines()
@@ -150,6 +150,16 @@ def test_sprt_stops_a_lopsided_match_early(tmp_path):
     assert 0 < len(games) < 200
     assert all(g["winner"] == "good" for g in games)
     assert "H1 accepted" in done.stdout
+
+
+def test_sprt_without_iterations_plays_until_it_decides(tmp_path):
+    """Two --player options and --sprt, no --iterations: the test decides
+    when the match ends, not a default of one game left "undecided"."""
+    results = tmp_path / "r.jsonl"
+    done = run_judge(["--player", f"good={RANDOM[0]}", "--player", f"bad={bot('out_of_range.py')[0]}",
+                      "--sprt", "0", "100", "0.05", "0.05", "--results", str(results)])
+    assert len(records(results)) > 1, done.stdout
+    assert "H1 accepted" in done.stdout, done.stdout
 
 
 def test_killing_the_judge_and_resuming_loses_and_repeats_no_game(tmp_path):

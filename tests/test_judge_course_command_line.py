@@ -64,7 +64,7 @@ def test_without_iterations_it_plays_until_ctrl_c_then_prints_the_tally(tmp_path
     played = len(records(results))
     assert played >= 20  # the file held more than 20 lines, one of them the run header
     tallied = int(out.split(" games\n")[0])
-    assert tallied == played and "azul: +" in out
+    assert tallied == played and "(azul): +" in out
     assert "Traceback" not in err
 
 

@@ -102,7 +102,7 @@ def test_ctrl_c_prints_the_partial_tally_and_says_only_what_is_true(tmp_path, re
     out, err = judge.communicate(timeout=20)
     assert judge.returncode == 130
     finished = int(out.split()[0])
-    assert out.startswith(f"{finished} games") and "azul: +" in out
+    assert out.startswith(f"{finished} games") and "(azul): +" in out
     if results:
         assert f"they are in {path}" in err and len(records(path)) == finished
     else:
@@ -164,7 +164,7 @@ def test_ctrl_c_after_a_game_ended_and_before_it_was_counted_counts_it(tmp_path)
         os.close(transcript)
     told = seen.split(b"\n").count(b"> ganaste")
     assert told >= 2 and judge.returncode == 130, err
-    assert out.startswith(f"{told} games") and f"azul: +{told} " in out, out + err
+    assert out.startswith(f"{told} games") and f"(azul): +{told} " in out, out + err
     games = records(path)
     assert len(games) == told
     assert all(game["winner"] == "azul" and game["moves"] == [0, 1, 0, 1, 0] for game in games)

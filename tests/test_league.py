@@ -238,3 +238,44 @@ def test_the_example_config_is_a_valid_config(tmp_path):
     (tmp_path / "league.toml").write_text(done.stdout)
     assert read_settings(str(tmp_path)).columns == 7
     shutil.rmtree(tmp_path)
+
+
+def game(k: int, first: str, second: str, moves: tuple[int, ...], winner: str | None, forfeit: str | None = None,
+         detail: str = ""):
+    from clinea.judge.record import GameRecord
+    end = "crash" if forfeit else "connect" if winner else "draw"
+    return GameRecord(f"{first}|{second}|{k}", 7, 6, 4, 21, (first, second), ("azul", "rojo"), (), moves,
+                      tuple(0.0 for _ in moves), winner, end, detail, forfeit)
+
+
+ANCHORS = {"random": 0.0, "greedy": 400.0}
+
+
+def mybot_row(records):
+    from clinea.arena.league.standings import standings
+    table = standings(records, ["random", "greedy"], ["mybot"], ANCHORS, {"mybot": True}, 1.0)
+    return next(row for row in table.rows if row.name == "mybot"), table
+
+
+def test_a_game_replayed_by_deterministic_bots_counts_once_in_the_ratings():
+    """Two deterministic bots play the same game every time: a hundred
+    copies are one game's evidence, so the interval does not narrow."""
+    distinct = [game(0, "mybot", "random", (3, 0, 3, 0, 3, 0, 3), "mybot"),
+                game(1, "random", "mybot", (0, 3, 0, 3, 1, 3, 1, 3), "mybot"),
+                game(2, "greedy", "mybot", (3, 0, 3, 0, 3, 0, 3), "greedy"),
+                game(3, "mybot", "greedy", (0, 3, 0, 3, 1, 3, 1, 3), "greedy")]
+    once, _ = mybot_row(distinct)
+    repeated, table = mybot_row([g for _ in range(100) for g in distinct])
+    assert (repeated.rating.low, repeated.rating.high) == pytest.approx((once.rating.low, once.rating.high))
+    assert repeated.tally.games == 400  # the W-D-L still counts every game played
+    from clinea.arena.league.standings import text
+    assert "4 distinct" in text(table, "league")
+
+
+def test_a_bot_that_forfeits_every_game_says_so_in_the_standings():
+    from clinea.arena.league.standings import status, text
+    lost = [game(k, "mybot", "random", (3,), "random", forfeit="mybot",
+                 detail="cannot start 'mybot.py': Exec format error") for k in range(6)]
+    row, table = mybot_row(lost)
+    assert "forfeit" in status(row) and "Exec format error" in status(row)
+    assert "forfeit" in text(table, "league")

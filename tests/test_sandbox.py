@@ -11,7 +11,7 @@ import time
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
-from judge_helpers import C_LINEA, bot
+from judge_helpers import C_LINEA, REPO, bot
 
 from clinea.judge import sandbox as sandbox_module
 from clinea.judge.sandbox import Sandbox, SandboxError, SeatLimits, size_in_bytes
@@ -318,3 +318,33 @@ def test_the_compiled_seat_starter_does_what_the_python_one_does(tmp_path):
     assert start_through(compiled, ["echo_back"], env, tmp_path) == ("", b"got ping\n")
     assert [start_through(compiled, command, env, tmp_path)[0] for command in cases[1:5]] == \
         [str(errno.ENOENT), str(errno.ENOENT), str(errno.ENOEXEC), str(errno.EACCES)]
+
+
+def new_bot(path) -> None:
+    subprocess.run([sys.executable, "-m", "clinea", "new-bot", str(path)], check=True, capture_output=True)
+
+
+def test_a_bot_in_the_checkouts_root_does_not_hide_the_judge_from_the_other_seat(tmp_path):
+    """`clinea new-bot mybot.py` in the checkout, then a game against a
+    built-in player: the bot's folder holds the judge's own files (its
+    seat starter, .venv, clinea's code), which every seat needs."""
+    mine = os.path.join(REPO, f"test_root_bot_{os.getpid()}.py")
+    new_bot(mine)
+    try:
+        done = subprocess.run([C_LINEA, "--blue_player", mine, "--red_player", os.path.join(REPO, "players", "random"),
+                               "--iterations", "2", "--log-dir", str(tmp_path)],
+                              capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    finally:
+        os.remove(mine)
+    assert done.returncode == 0 and "forfeits" not in done.stdout, done.stdout
+
+
+def test_a_player_reached_through_a_link_in_anothers_folder_still_starts(tmp_path):
+    """A working folder holding a bot and a link to the players (as a
+    student's folder with `players -> ~/clinea/players`): the bot's folder
+    is hidden from the other seat, whose program is named through the link."""
+    (tmp_path / "players").symlink_to(os.path.join(REPO, "players"))
+    new_bot(tmp_path / "mybot.py")
+    done = subprocess.run([C_LINEA, "--blue_player", "./mybot.py", "--red_player", "players/random",
+                           "--iterations", "2"], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0 and "forfeits" not in done.stdout, done.stdout

@@ -388,6 +388,8 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.folder is None:
         parser.error("DIR is required: the folder of the league's bots")
+    if os.path.isfile(args.folder):
+        parser.error(f"DIR {args.folder!r} is a file, not a folder: give the folder that holds the bots")
     if not os.path.isdir(args.folder):
         parser.error(f"DIR {args.folder!r}: no such folder")
     reaper.become_undumpable()

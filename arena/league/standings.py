@@ -22,6 +22,8 @@ class Row:
     rating: Rating | None     # None: not placed yet (no game linking it to a baseline)
     rated: bool               # its rating games are all in
     tally: Tally = field(default_factory=Tally)
+    forfeits: int = 0         # games it lost by a forfeit
+    last_forfeit: str = ""    # the reason of the last one
 
 
 @dataclass
@@ -30,6 +32,7 @@ class Standings:
     cross: dict[tuple[str, str], Tally]  # (row player, column player) -> the row player's W/D/L
     games: int
     note: str = ""
+    distinct: int = 0  # games told apart by their players, colours, opening and moves: what the ratings count
 
 
 def outcome(record: GameRecord, player: str) -> str:
@@ -48,12 +51,21 @@ def standings(records: Iterable[GameRecord], baselines: Sequence[str], bots: Seq
     totals = {name: Tally() for name in present}
     results: list[tuple[str, str, float]] = []
     games = 0
+    seen: set[tuple[Any, ...]] = set()
+    forfeits: dict[str, list[str]] = {name: [] for name in present}
     for record in records:
         a, b = record.players
         if a not in present or b not in present:
             continue
         games += 1
-        results.append((a, b, points_of(record, a)))
+        # deterministic bots play one game again and again: its copies are one game's evidence,
+        # and counting them all would narrow the intervals as if they were independent
+        same_game = (record.players, record.colours, record.opening, record.moves)
+        if same_game not in seen:
+            seen.add(same_game)
+            results.append((a, b, points_of(record, a)))
+        if record.forfeit in forfeits:
+            forfeits[record.forfeit].append(f"{record.end}: {record.detail}" if record.detail else record.end)
         for me, other in ((a, b), (b, a)):
             kind = outcome(record, me)
             cross.setdefault((me, other), Tally()).add(kind)
@@ -70,8 +82,11 @@ def standings(records: Iterable[GameRecord], baselines: Sequence[str], bots: Seq
             note = f"no ratings: {error}"
     rows = [Row(name, "baseline", ratings.get(name), True, totals[name]) for name in baselines]
     rows += [Row(name, "bot", ratings.get(name), rated.get(name, False), totals[name]) for name in bots]
+    for row in rows:
+        lost = forfeits[row.name]
+        row.forfeits, row.last_forfeit = len(lost), lost[-1] if lost else ""
     rows.sort(key=lambda row: (row.rating is None, -(row.rating.elo if row.rating else 0.0), row.name))
-    return Standings(rows, cross, games, note)
+    return Standings(rows, cross, games, note, len(seen))
 
 
 def elo_text(rating: Rating | None) -> tuple[str, str]:
@@ -84,18 +99,27 @@ def elo_text(rating: Rating | None) -> tuple[str, str]:
 
 
 def status(row: Row) -> str:
-    if row.kind == "baseline":
-        return "baseline"
-    return "rated" if row.rated else "rating..."
+    if row.forfeits and row.forfeits == row.tally.games:
+        return f"forfeits every game ({row.last_forfeit})"
+    state = "baseline" if row.kind == "baseline" else "rated" if row.rated else "rating..."
+    return f"{state}, {row.forfeits} forfeits (last: {row.last_forfeit})" if row.forfeits else state
 
 
 def wdl(tally: Tally | None) -> str:
     return "" if tally is None or not tally.games else f"{tally.wins}-{tally.draws}-{tally.losses}"
 
 
+def games_line(table: Standings) -> str:
+    """The games played, and how many of them are distinct (the ratings count those)."""
+    line = f"{table.games} games"
+    if table.distinct < table.games:
+        line += f" ({table.distinct} distinct: the ratings count a game repeated move for move once)"
+    return line + (f"; {table.note}" if table.note else "")
+
+
 def text(table: Standings, title: str) -> str:
     """The standings as plain text: the ranking, then the cross-table."""
-    lines = [title, f"{table.games} games" + (f"; {table.note}" if table.note else ""), ""]
+    lines = [title, games_line(table), ""]
     header = ["#", "player", "Elo", "95 %", "games", "W-D-L", "score", "status"]
     body = []
     for rank, row in enumerate(table.rows, 1):
@@ -120,7 +144,7 @@ def html_section(table: Standings, title: str) -> str:
     """The standings as an HTML section (static: the page's policy lets no other script run)."""
     esc = html.escape
     out = [f'<section class="card standings"><h2>{esc(title)}</h2>',
-           f"<p>{table.games} games{esc('; ' + table.note) if table.note else ''}</p>",
+           f"<p>{esc(games_line(table))}</p>",
            '<table id="standings"><thead><tr><th class="num">#</th><th>player</th><th class="num">Elo</th>'
            '<th>95 % interval</th><th class="num">games</th><th>W-D-L</th><th>status</th></tr></thead><tbody>']
     for rank, row in enumerate(table.rows, 1):

@@ -2,8 +2,8 @@
 on the big boards at equal CPU, and a time-odds ladder; every game kept in
 a results file, from which --report writes docs/STRENGTH.md.
 
-The full set (the default; about 1.5-2 hours on two quiet cores, estimated
-from MCTS's speed, not yet timed whole):
+The full set (the default; just under two hours on two quiet cores by an
+estimate from MCTS's speed and the games' lengths, not yet timed whole):
 1. 7x6 against the exact solver (which plays a move keeping the exact score),
    from each two-move opening with strong on either side at --time-per-move
    seconds, and once from the empty board: the games strong ends worse than
@@ -20,9 +20,9 @@ from MCTS's speed, not yet timed whole):
    takes two cores). Games come in pairs from one random opening of --plies
    moves, colours swapped.
 3. The time-odds ladder (--ladder T): strong at T CPU seconds a move against
-   strong at 2T and 4T (--ladder-odds), --ladder-games games a rung on each
-   --ladder-boards board, paired openings, no pondering: Elo with 95 %
-   intervals, and whether strength still rises with time.
+   strong at 2T and 4T (--ladder-odds), --ladder-games games a rung (100)
+   on each --ladder-boards board (14x12 c6), paired openings, no pondering:
+   Elo with 95 % intervals, and whether strength still rises with time.
 
 Games run --jobs at a time (default: one per core; each game is one process
 on one core), or as Ray tasks on a cluster with --ray [ADDRESS]. Every
@@ -43,6 +43,7 @@ examples:
   python benchmarks/strength.py --results docs/strength-games.jsonl --report docs/STRENGTH.md
   python benchmarks/strength.py --no-run --results docs/strength-games.jsonl --report docs/STRENGTH.md
   python benchmarks/strength.py --openings 0 --ladder 0 --mcts 10x9c4:10000:20 --record lost.jsonl
+  python benchmarks/strength.py --openings 0 --ladder 0 --mcts 9x8c5:100000:20:0.1   # a tenth of MCTS's CPU
   python benchmarks/strength.py --openings 4 --mcts 9x8c5:300:2 --ladder 0.01 --ladder-games 2 --ray
 """
 from __future__ import annotations
@@ -75,11 +76,14 @@ from clinea.players.strong_player import StrongBot, usable_cores
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 Spec = tuple[int, int, int]
-#: the full set's MCTS rungs: (board, simulations, games)
-FULL_MCTS = [((9, 8, 5), 100_000, 40), ((14, 12, 6), 10_000, 20), ((14, 12, 6), 100_000, 20)]
+#: the full set's MCTS rungs: (board, simulations, games, strong's share of MCTS's CPU)
+FULL_MCTS = [((9, 8, 5), 100_000, 40, 1.0), ((14, 12, 6), 10_000, 20, 1.0), ((14, 12, 6), 100_000, 20, 1.0)]
 #: --quick: the same rungs, fewer games
-QUICK_MCTS = [((9, 8, 5), 100_000, 4), ((14, 12, 6), 10_000, 4), ((14, 12, 6), 100_000, 2)]
-LADDER_BOARDS = [(9, 8, 5), (14, 12, 6)]
+QUICK_MCTS = [((9, 8, 5), 100_000, 4, 1.0), ((14, 12, 6), 10_000, 4, 1.0), ((14, 12, 6), 100_000, 2, 1.0)]
+#: where strength still rises with time (on 9x8 c5 short clocks already draw
+#: most games) and what the time allows: 14x12 c6's 100 games a rung take
+#: about 30 minutes of a core, 9x8 c5's about 15 more
+LADDER_BOARDS = [(14, 12, 6)]
 FULL = {"openings": 49, "ladder_games": 100}
 QUICK = {"openings": 4, "ladder_games": 10}
 #: a results line longer than this is not one of ours
@@ -102,6 +106,7 @@ class Rung:
     board: Spec
     games: int
     simulations: int = 0  # mcts: MCTS's simulations a move
+    share: float = 1.0  # mcts: strong's CPU a move, as a share of MCTS's
     seconds: float = 0.0  # perfect: strong's seconds a move; odds: the shorter clock's CPU seconds
     odds: float = 0.0  # odds: the longer clock is this many times the shorter
     ponder: bool = False  # strong thinks on the opponent's time
@@ -132,7 +137,8 @@ class Rung:
         if self.kind == "perfect":
             return (f"{self.nodes} nodes" if self.nodes else f"{self.seconds:g} s") + pondering
         if self.kind == "mcts":
-            return "MCTS's median CPU a move" + (", pondering counted" if self.ponder else ", no pondering")
+            part = "" if self.share == 1 else f"{self.share:g} x "
+            return f"{part}MCTS's median CPU a move" + (", pondering counted" if self.ponder else ", no pondering")
         return f"{self.seconds:g} s CPU{pondering}"
 
     @property
@@ -311,7 +317,7 @@ def mcts_game(spec: dict[str, Any], rung: Rung) -> dict[str, Any]:
     strong_cpu, game_mcts_cpu, views = 0.0, [], []
     while not board.is_over():
         if board.side_to_move == side:
-            bot.limits = Limits(time=share.wall_for(statistics.median(mcts_cpu)))
+            bot.limits = Limits(time=share.wall_for(rung.share * statistics.median(mcts_cpu)))
             col, spent = share.timed(bot, board)
             strong_cpu += spent
             views.append([board.moves_played + 1, seen(bot)])
@@ -488,16 +494,27 @@ def git_commit() -> str:
 
 def play(rungs: list[Rung], args: argparse.Namespace) -> int:
     """Plays the rungs' games not yet in the results file; the number that failed."""
-    from tqdm import tqdm
-
     os.makedirs(os.path.dirname(os.path.abspath(args.results)), exist_ok=True)
     done = {record["key"]: record for record in read_results(args.results, repair=True) if "error" not in record}
     provenance = {"command": shlex.join(["python", os.path.relpath(sys.argv[0], REPO), *sys.argv[1:]]),
                   "commit": git_commit()}
+    if args.ray is not None:  # joined once for the whole run: each batch below finds it joined
+        from clinea.ray_cluster import joined
+        with joined(args.ray):
+            return play_joined(rungs, args, done, provenance)
+    return play_joined(rungs, args, done, provenance)
+
+
+def play_joined(rungs: list[Rung], args: argparse.Namespace, done: dict[str, dict[str, Any]],
+                provenance: dict[str, str]) -> int:
+    from tqdm import tqdm
+
     failed = 0
 
     def finished(batch: list[dict[str, Any]], cpus: int, what: str) -> Iterator[dict[str, Any]]:
         nonlocal failed
+        if not batch:
+            return
         for record in tqdm(run_tasks(batch, args, cpus), total=len(batch), desc=what, unit="game"):
             if "error" in record:
                 failed += 1
@@ -513,16 +530,16 @@ def play(rungs: list[Rung], args: argparse.Namespace) -> int:
                         for rung in group if rung.kind == "mcts" and calibration_key(rung) not in done]
         for _ in finished(calibrations, cpus, "calibrating MCTS"):
             pass
-        games = []
+        games, skipped = [], 0
         for rung in group:
             calibration = done.get(calibration_key(rung), {}).get("cpu")
             if rung.kind == "mcts" and calibration is None:
                 continue  # its calibration failed, reported above
-            games += [{**game, **provenance, "calibration": calibration}
-                      for game in games_of(rung) if game["key"] not in done]
+            planned = games_of(rung)
+            games += [{**game, **provenance, "calibration": calibration} for game in planned if game["key"] not in done]
+            skipped += sum(game["key"] in done for game in planned)
         # the longest games first: two cores stay busy to the end
-        games.sort(key=lambda game: -expected_cost(game, done))
-        skipped = sum(rung.games for rung in group) - len(games)
+        games.sort(key=lambda game: -expected_cost(game))
         if skipped:
             print(f"{skipped} games already in {args.results}", file=sys.stderr)
         for record in finished(games, cpus, "games"):
@@ -533,7 +550,7 @@ def play(rungs: list[Rung], args: argparse.Namespace) -> int:
     return failed
 
 
-def expected_cost(game: dict[str, Any], done: dict[str, dict[str, Any]]) -> float:
+def expected_cost(game: dict[str, Any]) -> float:
     """A game's CPU seconds, roughly: to order the games, longest first."""
     rung = Rung(**{**game["rung"], "board": tuple(game["rung"]["board"])})
     cells = rung.board[0] * rung.board[1]
@@ -666,6 +683,32 @@ def plot_ladder(path: str, rungs: dict[Rung, list[dict[str, Any]]]) -> bool:
     return bool(lines)
 
 
+def goals_text(rungs: dict[Rung, list[dict[str, Any]]]) -> str:
+    """Issue 48's goals, read from the figures: at least 95 % against
+    MCTS-100,000 at equal CPU on every board, at least 50 % with a tenth of
+    its CPU, and a ladder still rising with time."""
+    out = ["## The goals (issue 48)", ""]
+    for rung, games in sorted(rungs.items(), key=lambda item: item[0].ident):
+        goal = 0.95 if rung.share == 1 else 0.5 if rung.share <= 0.1 else None
+        if rung.kind != "mcts" or rung.simulations < 100_000 or goal is None:
+            continue
+        results = [game["result"] for game in games]
+        found = estimate(results.count(1), results.count(-1), results.count(0))
+        if found is not None:
+            out.append(f"- {board_name(rung.board)}, against {rung.opponent} with {rung.share:g} of its CPU: "
+                       f"{found.score:.1%} in {found.games} games (95 % from {score_from_elo(found.low):.1%}); "
+                       f"the goal, at least {goal:.0%}: {'met' if found.score >= goal else 'NOT met'}")
+    steps: dict[str, list[tuple[float, float]]] = {}
+    for rung, _, elo, _, _ in ladder_rows(rungs):
+        steps.setdefault(f"{board_name(rung.board)} from {rung.seconds:g} s", [(rung.seconds, 0.0)]).append(
+            (rung.seconds * rung.odds, elo))
+    for name, points in steps.items():
+        flat = [x for (_, before), (x, elo) in zip(points, points[1:]) if not elo > before]
+        out.append(f"- the ladder on {name}: " + ("still rising at every step" if not flat else
+                   f"no gain at {', '.join(f'{x:g} s' for x in flat)} (see the table for the intervals)"))
+    return "\n".join(out + [""]) if len(out) > 2 else ""
+
+
 def analysed_losses(records: list[dict[str, Any]], cache_path: str, time_limit: float) -> list[dict[str, Any]]:
     """Every game strong lost or drew against MCTS, replayed by the exact
     solver (weak values, `time_limit` seconds a position): its first move
@@ -774,6 +817,7 @@ def write_report(path: str, args: argparse.Namespace) -> None:
     ]
     if drew:
         parts += [f"![the ladder: Elo against CPU seconds a move]({os.path.basename(plot)})", ""]
+    parts.append(goals_text(grouped(records)))
     if args.oracle:
         parts.append(oracle_text(args.oracle))
     parts.append(losses_text(losses, args.analysis_time))
@@ -799,13 +843,19 @@ def board_spec(text: str) -> Spec:
     return columns, rows, c
 
 
-def mcts_spec(text: str) -> tuple[Spec, int, int]:
-    """'9x8c5:100000:40' to ((9, 8, 5), 100000, 40)."""
+def mcts_spec(text: str) -> tuple[Spec, int, int, float]:
+    """'9x8c5:100000:40' to ((9, 8, 5), 100000, 40, 1.0); a fourth part is
+    strong's share of MCTS's CPU ('9x8c5:100000:20:0.1')."""
     parts = text.split(":")
-    if len(parts) != 3 or not all(part.isdigit() for part in parts[1:]) or int(parts[1]) < 1:
-        raise argparse.ArgumentTypeError(f"--mcts {text!r}: expected BOARD:SIMULATIONS:GAMES, as 9x8c5:100000:40, "
-                                         "with 1 or more simulations")
-    return board_spec(parts[0]), int(parts[1]), int(parts[2])
+    try:
+        share = float(parts[3]) if len(parts) == 4 else 1.0
+    except ValueError:
+        share = 0.0
+    if len(parts) not in (3, 4) or not all(part.isdigit() for part in parts[1:3]) or int(parts[1]) < 1 \
+            or not 0.01 <= share <= 100:
+        raise argparse.ArgumentTypeError(f"--mcts {text!r}: expected BOARD:SIMULATIONS:GAMES[:SHARE], as "
+                                         "9x8c5:100000:40, with 1 or more simulations and a share of 0.01..100")
+    return board_spec(parts[0]), int(parts[1]), int(parts[2]), share
 
 
 def count(name: str, low: int, high: int | None = None) -> Callable[[str], int]:
@@ -841,9 +891,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--nodes-per-move", type=count("--nodes-per-move", 0), default=0, metavar="N",
                         help="on 7x6, N nodes a move (and as many pondering) instead of the clock (default 0)")
     parser.add_argument("--no-ponder", action="store_true", help="on 7x6, strong does not think on the opponent's time")
-    parser.add_argument("--mcts", type=mcts_spec, nargs="*", metavar="BOARD:SIMULATIONS:GAMES",
+    parser.add_argument("--mcts", type=mcts_spec, nargs="*", metavar="BOARD:SIMULATIONS:GAMES[:SHARE]",
                         help="the MCTS rungs (default 9x8c5:100000:40 14x12c6:10000:20 14x12c6:100000:20; "
-                             "--quick: 4, 4 and 2 games; none: no MCTS)")
+                             "--quick: 4, 4 and 2 games; none: no MCTS); SHARE: strong's CPU a move as a share "
+                             "of MCTS's (default 1; issue 48's goal of 50 %% with a tenth: 9x8c5:100000:20:0.1)")
     parser.add_argument("--mcts-ponder", action="store_true",
                         help="against MCTS, strong thinks on MCTS's time too, its CPU counted (default: not)")
     parser.add_argument("--plies", type=count("--plies", 0), default=2,
@@ -855,7 +906,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--ladder-games", type=count("--ladder-games", 1), metavar="N",
                         help="games a rung of the ladder (default 100; --quick 10)")
     parser.add_argument("--ladder-boards", type=board_spec, nargs="+", default=LADDER_BOARDS, metavar="BOARD",
-                        help="the ladder's boards (default 9x8c5 14x12c6)")
+                        help="the ladder's boards (default 14x12c6)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the openings and of MCTS (default 1)")
     parser.add_argument("--results", default=os.path.join(REPO, "results", "strength.jsonl"), metavar="FILE",
                         help="the results file: every game appended as it ends, a run resumes from it "
@@ -884,8 +935,8 @@ def plan(args: argparse.Namespace) -> list[Rung]:
     if openings:
         rungs.append(Rung("perfect", (7, 6, 4), 2 * openings + 1, seconds=args.time_per_move,
                           ponder=not args.no_ponder, nodes=args.nodes_per_move))
-    rungs += [Rung("mcts", board, games, simulations=simulations, ponder=args.mcts_ponder, plies=args.plies,
-                   seed=args.seed) for board, simulations, games in mcts if games]
+    rungs += [Rung("mcts", board, games, simulations=simulations, share=share, ponder=args.mcts_ponder,
+                   plies=args.plies, seed=args.seed) for board, simulations, games, share in mcts if games]
     if args.ladder:
         rungs += [Rung("odds", board, ladder_games, seconds=args.ladder, odds=odds, plies=args.plies, seed=args.seed)
                   for board in args.ladder_boards for odds in args.ladder_odds]

@@ -105,6 +105,18 @@ def test_ctrl_c_stops_the_run_in_one_line_and_the_same_command_continues(tmp_pat
     assert len(keys) == len(set(keys)) == 6
 
 
+def test_the_games_run_as_ray_tasks_and_resume_the_same_way(ray_address, tmp_path):
+    results = tmp_path / "games.jsonl"
+    few = [*LADDER[:-1], "2", "--results", str(results), "--ray", ray_address]
+    done = run(*few)
+    assert done.returncode == 0, done.stderr
+    assert len(lines_of(results)) == 2
+    more = run(*LADDER, "--results", str(results), "--ray", ray_address)
+    assert more.returncode == 0 and "2 games already in" in more.stderr, more.stderr
+    keys = [record["key"] for record in lines_of(results)]
+    assert len(keys) == len(set(keys)) == 6 and set(keys) == expected_keys(LADDER)
+
+
 def test_a_results_file_cut_mid_line_is_read_without_that_line_and_repaired(tmp_path):
     path = tmp_path / "games.jsonl"
     whole = [{"key": f"game {n}", "result": n % 3 - 1} for n in range(3)]

@@ -715,7 +715,6 @@ def analysed_losses(records: list[dict[str, Any]], cache_path: str, time_limit: 
     that gave the value away. Kept in `cache_path`, so the report does not
     solve a game twice."""
     from clinea.analysis import analyse
-    from clinea.core import Rules
 
     cached = {record["key"]: record for record in read_results(cache_path, repair=True)
               if record.get("time_limit") == time_limit}
@@ -727,14 +726,15 @@ def analysed_losses(records: list[dict[str, Any]], cache_path: str, time_limit: 
                 continue
             if game["key"] not in cached:
                 solver = solver or Solver(22)
-                rules = Rules(*Board(*rung.board).rules)
-                analysis = analyse(rules, game["moves"], solver, time_limit, weak=True, hurry_after=4)
+                analysis = analyse(Board(*rung.board).rules, game["moves"], solver, time_limit, weak=True, hurry_after=4)
                 side = game["side"]
                 opening_value = analysis.first_player_values[len(game["opening"])]
                 mistakes = [mark for mark in analysis.marks if mark.player == side and mark.lost]
-                unjudged = [mark for mark in analysis.marks if mark.player == side and mark.kept is None]
-                views = dict(map(tuple, game.get("seen", [])))
                 first = mistakes[0] if mistakes else None
+                # strong's moves before it that the solver could not judge: one of them may have been the first
+                unjudged = [mark for mark in analysis.marks if mark.player == side and mark.kept is None
+                            and (first is None or mark.ply < first.ply)]
+                views = dict(map(tuple, game.get("seen", [])))
                 cached[game["key"]] = {
                     "key": game["key"], "time_limit": time_limit,
                     "opening_value": None if opening_value is None else opening_value * (1 if side == 0 else -1),
@@ -763,6 +763,10 @@ def losses_text(losses: list[dict[str, Any]], time_limit: float) -> str:
     for loss in losses:
         game, rung, first = loss["game"], loss["rung"], loss["first"]
         move = "unknown" if first is None else f"{first['ply']}: {first['column']}"
+        if first is None and not loss["unjudged"]:
+            move = "none: every move of strong's kept its value (the opening's was already lower)"
+        if first is not None and loss["unjudged"]:
+            move += f" (the first known: {loss['unjudged']} earlier moves of strong's unknown)"
         values = "-" if first is None else f"{VALUE_WORD[first['before']]} / {VALUE_WORD[first['after']]}"
         out.append(f"| {board_name(rung.board)} | {rung.opponent} | {'first' if game['side'] == 0 else 'second'} | "
                    f"{VALUE_WORD[game['result']]} | {VALUE_WORD[loss['opening_value']]} | "

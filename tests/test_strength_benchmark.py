@@ -6,6 +6,7 @@ never a speed asserted: the figures are the benchmark's business."""
 import functools
 import json
 import os
+import random
 import re
 import signal
 import subprocess
@@ -213,22 +214,47 @@ def reference_first_loss(moves: list[int], side: int, board: tuple[int, int, int
 
 
 @settings(max_examples=30, deadline=None)
-@given(st.randoms(use_true_random=False), st.integers(0, 1))
-def test_the_first_move_that_gave_the_value_away_is_the_reference_solver_s(rng, side):
+@given(st.integers(0, 1 << 32), st.integers(0, 1))
+def test_the_first_move_that_gave_the_value_away_is_the_reference_solver_s(seed, side):
     board = (4, 4, 3)
-    game = Board(*board)
-    while not game.is_over():
-        game.play(rng.choice(game.legal_columns()))
-    result = strength.result_for(game, side)
+    moves = random_game(board, seed)
+    result = strength.result_for(Board.from_moves(moves, *board), side)
     if result == 1:
-        side = 1 - side
-        result = -1
+        side, result = 1 - side, -1
     rung = strength.Rung("mcts", board, 0, simulations=1)
-    record = {"key": f"game {game.moves()} {side}", "rung": asdict(rung), "opening": [], "side": side,
-              "moves": game.moves(), "result": result, "seen": [], "machine": {}}
+    record = {"key": f"game {moves} {side}", "rung": asdict(rung), "opening": [], "side": side,
+              "moves": moves, "result": result, "seen": [], "machine": {}}
     with tempfile.TemporaryDirectory() as folder:
         found = strength.analysed_losses([record], os.path.join(folder, "cache.jsonl"), 0.0)
     assert len(found) == 1
     first = found[0]["first"]
-    expected = reference_first_loss(game.moves(), side, board)
+    expected = reference_first_loss(moves, side, board)
     assert (None if first is None else (first["ply"], first["before"], first["after"])) == expected
+
+
+def random_game(board: tuple[int, int, int], seed: int) -> list[int]:
+    rng = random.Random(seed)
+    game = Board(*board)
+    while not game.is_over():
+        game.play(rng.choice(game.legal_columns()))
+    return game.moves()
+
+
+def test_the_report_lists_a_lost_game_with_the_move_that_gave_the_value_away(tmp_path):
+    """A real game the first player lost on 4x4 c3, a win for it from the empty board."""
+    board = (4, 4, 3)
+    moves = next(moves for moves in map(functools.partial(random_game, board), range(1000))
+                 if strength.result_for(Board.from_moves(moves, *board), 0) == -1)
+    ply, before, after = reference_first_loss(moves, 0, board)
+    rung = strength.Rung("mcts", board, 0, simulations=1)
+    record = {"key": "lost", "rung": asdict(rung), "opening": [], "side": 0, "moves": moves, "result": -1,
+              "seen": [[ply, "search depth 3 score 12"]], "machine": {}}
+    found = strength.analysed_losses([record], str(tmp_path / "cache.jsonl"), 0.0)
+    text = strength.losses_text(found, 0.0)
+    words = strength.VALUE_WORD
+    assert (f"| 4x4 c3 | MCTS-1 (solver on) | first | loss | win | {','.join(map(str, moves))} | "
+            f"{ply}: {moves[ply - 1]} | {words[before]} / {words[after]} | search depth 3 score 12 |") in text
+    # solved once: the second report reads the cache
+    assert len(lines_of(tmp_path / "cache.jsonl")) == 1
+    strength.analysed_losses([record], str(tmp_path / "cache.jsonl"), 0.0)
+    assert len(lines_of(tmp_path / "cache.jsonl")) == 1

@@ -175,7 +175,9 @@ def games_of(rung: Rung) -> list[dict[str, Any]]:
     else:
         found = paired_openings(*rung.board, (rung.games + 1) // 2, rung.plies, rung.seed)
         pairs = [(opening, side, pair) for pair, opening in enumerate(found) for side in (0, 1)][:rung.games]
-    return [{"key": f"{rung.ident} | opening {opening} strong {side}", "rung": asdict(rung), "opening": opening,
+    # the pair's number too: two pairs may start from the same opening
+    return [{"key": f"{rung.ident} | pair {pair} opening {opening} strong {side}", "rung": asdict(rung),
+             "opening": opening,
              "side": side, "pair": pair, "game_seed": rung.seed + index}
             for index, (opening, side, pair) in enumerate(pairs)]
 

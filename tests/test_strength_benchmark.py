@@ -71,6 +71,16 @@ def expected_keys(args: list[str]) -> set[str]:
     return {game["key"] for rung in rungs for game in strength.games_of(rung)}
 
 
+def test_every_game_of_the_full_and_the_quick_set_has_a_key_of_its_own():
+    """Two pairs of the 40 games on 9x8 c5 start from the same two moves: a
+    key made of the opening alone counted them as one game, and a resumed
+    run skipped the second."""
+    for args in ([], ["--quick"]):
+        rungs = strength.plan(strength.build_parser().parse_args(args))
+        keys = [game["key"] for rung in rungs for game in strength.games_of(rung)]
+        assert len(set(keys)) == len(keys) == sum(rung.games for rung in rungs)
+
+
 def test_a_killed_run_started_again_plays_only_the_missing_games(tmp_path):
     results = tmp_path / "games.jsonl"
     args = [*LADDER, "--jobs", "2"]

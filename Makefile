@@ -152,9 +152,9 @@ bench-clock: install
 # equal CPU a move from paired openings, 100000 simulations on 9x8 c5 (40
 # games), 10000 and 100000 on 14x12 c6 (20 each); the time-odds ladder
 # (strong at 0.05 s against 0.1 s and 0.2 s, 100 games a rung on 14x12 c6).
-# Under two hours on two quiet cores, two games at once; resumable
+# About two hours on two quiet cores, two games at once; resumable
 # (the same command continues a stopped run). STRENGTH_OPTIONS: e.g. --quick
-# (about 10 minutes), --ray ADDRESS. OpenSpiel is a peer, not a dependency:
+# (10-15 minutes), --ray ADDRESS. OpenSpiel is a peer, not a dependency:
 # it goes into .venv only here.
 bench-strength: install
 	$(PIP) install "open_spiel>=1.5"

@@ -2,8 +2,11 @@
 on the big boards at equal CPU, and a time-odds ladder; every game kept in
 a results file, from which --report writes docs/STRENGTH.md.
 
-The full set (the default; just under two hours on two quiet cores by an
-estimate from MCTS's speed and the games' lengths, not yet timed whole):
+The full set (the default; about two hours on two quiet cores, estimated
+from MCTS's CPU a move and the trial games' lengths, not yet timed whole:
+14x12 c6 against MCTS-100,000 about 65 minutes, 9x8 c5 about 30, the
+ladder 15, the rest 10; the progress bar's estimate tells, and a run
+stopped at any point continues):
 1. 7x6 against the exact solver (which plays a move keeping the exact score),
    from each two-move opening with strong on either side at --time-per-move
    seconds, and once from the empty board: the games strong ends worse than
@@ -28,7 +31,7 @@ Games run --jobs at a time (default: one per core; each game is one process
 on one core), or as Ray tasks on a cluster with --ray [ADDRESS]. Every
 finished game is appended to --results (JSON lines, flushed to disk) as it
 ends: a run started again with the same arguments plays only the games not
-there yet. --quick: the same rungs with fewer games (about 10 minutes on two
+there yet. --quick: the same rungs with fewer games (10-15 minutes on two
 cores; wider intervals). At the end the tables of the results are printed;
 --report FILE.md writes them with the machine, the commands and commits, the
 ladder's plot (FILE-ladder.png), --oracle's summary (benchmarks/oracle.py
@@ -889,7 +892,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__[__doc__.index("The full"):],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
-                        help="the same rungs with fewer games: about 10 minutes on two cores")
+                        help="the same rungs with fewer games (4, 4 and 2 against MCTS, 10 a ladder rung, 4 7x6 "
+                             "openings): 10-15 minutes on two cores")
     parser.add_argument("--openings", type=count("--openings", 0, 49), metavar="N",
                         help="two-move 7x6 openings against the exact solver, 0..49 (default 49; --quick 4)")
     parser.add_argument("--time-per-move", type=seconds("--time-per-move"), default=0.05,

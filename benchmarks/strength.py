@@ -17,8 +17,9 @@ stopped at any point continues):
    and 100000 on 14x12 c6 (20 games each). Equal CPU a move: each of strong's
    moves gets the median CPU time of MCTS's moves so far (three calibration
    moves from the empty board, then the game's), in wall time stretched by
-   the ratio of wall to CPU strong's own moves got so far, so that a loaded
-   core does not shorten its share. Pondering is off (--mcts-ponder: strong
+   how long strong's thread waited for a core per second it ran in its moves
+   so far (Linux's schedstat), so that a loaded core does not shorten its
+   share. Pondering is off (--mcts-ponder: strong
    thinks on MCTS's time too, that CPU is counted to strong, and a game then
    takes two cores). Games come in pairs from one random opening of --plies
    moves, colours swapped.
@@ -69,10 +70,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from clinea.bounded import MIB, TooLarge, bounded_lines, json_value, read_text
+from clinea.bounded import MIB, TooLarge, bounded_lines, json_value, read_file, read_text
 from clinea.core import Board
 from clinea.core.solver import Solver
-from clinea.core.timeman import Limits
+from clinea.core.timeman import SCHEDSTAT, SCHEDSTAT_LIMIT, Limits
 from clinea.judge.stats import estimate, score_from_elo
 from clinea.players.strong_player import StrongBot, usable_cores
 
@@ -208,26 +209,42 @@ def seen(bot: StrongBot) -> str:
     return f"{found.source}{depth} score {found.score}{' proven' if found.proven else ''}"
 
 
+def thread_schedstat() -> tuple[float, float] | None:
+    """(seconds run, seconds waited for a core) of the calling thread since
+    it started, by Linux's schedstat; None where there is none."""
+    try:
+        ran, waited = (int(field) for field in read_file(SCHEDSTAT, SCHEDSTAT_LIMIT).split()[:2])
+    except (OSError, ValueError):  # TooLarge is a ValueError
+        return None
+    return ran * 1e-9, waited * 1e-9
+
+
 class CpuShare:
-    """The wall seconds that buy a player `cpu` seconds of CPU: its own
-    moves so far say how much of a core it gets (on a quiet core all of it;
-    two games on two busy cores, less), and its clock is stretched by as
-    much, so that equal CPU stays equal on a loaded machine."""
+    """The wall seconds that buy a player `cpu` seconds of CPU: its moves so
+    far say how long its thread waited for a core for each second it ran (on
+    a quiet core not at all; two games on two busy cores, a while), and its
+    clock is stretched by as much, so that equal CPU stays equal on a loaded
+    machine. Only waits for a core count, not the player's own (a lock, a
+    sleep); without schedstat, the wall time its moves took beyond their CPU."""
 
     def __init__(self) -> None:
-        self.wall = self.cpu = 0.0
+        self.ran = self.waited = 0.0
 
     def wall_for(self, cpu: float) -> float:
-        ratio = self.wall / self.cpu if self.cpu > 0 else 1.0
-        return max(cpu * min(max(ratio, 1.0), MAX_STRETCH), 0.001)
+        stretch = (self.ran + self.waited) / self.ran if self.ran > 0 else 1.0
+        return max(cpu * min(stretch, MAX_STRETCH), 0.001)
 
     def timed(self, bot: StrongBot, board: Board) -> tuple[int, float]:
         """`bot`'s move and the CPU seconds this process spent on it."""
-        wall, cpu = time.perf_counter(), time.process_time()
+        before, wall, cpu = thread_schedstat(), time.perf_counter(), time.process_time()
         answer = bot.choose(board.copy())
-        wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-        self.wall += wall
-        self.cpu += cpu
+        after, wall, cpu = thread_schedstat(), time.perf_counter() - wall, time.process_time() - cpu
+        if before is not None and after is not None:
+            self.ran += after[0] - before[0]
+            self.waited += after[1] - before[1]
+        else:
+            self.ran += cpu
+            self.waited += max(0.0, wall - cpu)
         return answer, cpu
 
 
@@ -814,8 +831,8 @@ def write_report(path: str, args: argparse.Namespace) -> None:
         "",
         "How the games are played: against MCTS (OpenSpiel's C++ `MCTSBot`, random rollouts, its solver on) "
         "strong gets, each move, the median CPU time of MCTS's moves so far (three calibration moves from the "
-        "empty board, then the game's), its wall clock stretched by the share of a core its own moves got, so "
-        "that its CPU stays equal on a loaded machine; strong does not ponder unless the budget says so (then "
+        "empty board, then the game's), its wall clock stretched by how long its thread waited for a core per "
+        "second it ran, so that its CPU stays equal on a loaded machine; strong does not ponder unless the budget says so (then "
         "that CPU is counted to it). Games come in pairs from one random opening, colours swapped; one game a "
         "process, one process a core. The ladder: strong at T CPU seconds a move against strong at 2T and 4T, "
         "the same way. Scores and Elo are from strong's side (the ladder's Elo: the longer clock's over the "

@@ -76,6 +76,7 @@ from clinea.core.solver import Solver
 from clinea.core.timeman import SCHEDSTAT, SCHEDSTAT_LIMIT, Limits
 from clinea.judge.stats import estimate, score_from_elo
 from clinea.players.strong_player import StrongBot, usable_cores
+from clinea.progress import progress_bar
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
@@ -537,14 +538,20 @@ def play_joined(rungs: list[Rung], args: argparse.Namespace, done: dict[str, dic
         nonlocal failed
         if not batch:
             return
-        for record in tqdm(run_tasks(batch, args, cpus), total=len(batch), desc=what, unit="game"):
-            if "error" in record:
-                failed += 1
-                tqdm.write(f"strength.py: {record['key']}: {record['error']}", file=sys.stderr)
-                continue
-            append_record(args.results, record)
-            done[record["key"]] = record
-            yield record
+        # tqdm's bar on a terminal, a plain line now and then in a log file
+        bar = progress_bar(len(batch), 0, "game", what)
+        try:
+            for record in run_tasks(batch, args, cpus):
+                bar.update()
+                if "error" in record:
+                    failed += 1
+                    tqdm.write(f"strength.py: {record['key']}: {record['error']}", file=sys.stderr)
+                    continue
+                append_record(args.results, record)
+                done[record["key"]] = record
+                yield record
+        finally:
+            bar.close()
 
     for cpus in sorted({rung.cpus for rung in rungs}):
         group = [rung for rung in rungs if rung.cpus == cpus]

@@ -10,7 +10,7 @@ PIP    := $(PY) -m pip --disable-pip-version-check -q
 BUILD_INPUTS := setup.py pyproject.toml players/registry.py judge/seat_exec.c core/profile_workload.py $(wildcard core/*.pyx core/*.pxd)
 
 .DEFAULT_GOAL := install
-.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength bench-oracle bench-rl bench-kaggle kaggle-book train lines solved-tables check-book reproduce reproduce-quick sdist clean
+.PHONY: install bubblewrap chromium lint typecheck run test signature bench bench-solver bench-judge bench-clock bench-strength strength-report bench-oracle bench-rl bench-kaggle kaggle-book train lines solved-tables check-book reproduce reproduce-quick sdist clean
 
 BUILD_TOOLS := "setuptools>=77" wheel "Cython>=3.0"
 
@@ -150,16 +150,28 @@ bench-rl: install $(VENV)/.extras
 bench-clock: install
 	$(PY) benchmarks/clock.py $(CLOCK_OPTIONS)
 
-# strong against peers: a perfect 7x6 player from the 49 two-move openings
-# with both colours at 0.05 s a move; OpenSpiel's C++ MCTS (solver on) at
-# equal CPU a move from paired openings: 10000 simulations on 9x8 c5, 10x9
-# c4 and 14x12 c6 (20 games each), 100000 on 9x8 c5 (40 games); and the
-# time-odds ladder (strong at 0.05 s against 0.2 s). Hours on two cores.
-# OpenSpiel is a peer, not a dependency: it goes into .venv only here.
+# strong at scale (benchmarks/strength.py): a perfect 7x6 player from the 49
+# two-move openings with both colours; OpenSpiel's C++ MCTS (solver on) at
+# equal CPU a move from paired openings, 100000 simulations on 9x8 c5 (40
+# games), 10000 and 100000 on 14x12 c6 (20 each); the time-odds ladder
+# (strong at 0.05 s against 0.1 s and 0.2 s, 100 games a rung on 14x12 c6).
+# About two hours on two quiet cores, two games at once; resumable
+# (the same command continues a stopped run). STRENGTH_OPTIONS: e.g. --quick
+# (10-15 minutes), --ray ADDRESS. OpenSpiel is a peer, not a dependency:
+# it goes into .venv only here.
 bench-strength: install
 	$(PIP) install "open_spiel>=1.5"
 	$(PY) benchmarks/strength.py $(STRENGTH_OPTIONS)
-	$(PY) benchmarks/strength.py --openings 0 --boards 9x8c5 --simulations 100000 --games 40 --ladder 0
+
+# docs/STRENGTH.md and its ladder plot: the full set above, played into
+# docs/strength-games.jsonl (resumably: only the games missing), then the
+# report; with docs/strength-oracle.json (benchmarks/oracle.py --summary
+# docs/strength-oracle.json) the oracle's mistake rates too.
+STRENGTH_ORACLE := $(wildcard docs/strength-oracle.json)
+strength-report: install
+	$(PIP) install "open_spiel>=1.5"
+	$(PY) benchmarks/strength.py --results docs/strength-games.jsonl --report docs/STRENGTH.md \
+	  $(if $(STRENGTH_ORACLE),--oracle $(STRENGTH_ORACLE)) $(STRENGTH_OPTIONS)
 
 # strong's moves held against the exact solver's labels (benchmarks/oracle/:
 # 500 positions each of 9x8 c5 and 14x12 c6 from real games, and the six

@@ -32,14 +32,17 @@ examples:
   python benchmarks/oracle.py --make 9x8c5 --positions 500 --seed 1
   python benchmarks/oracle.py --sets 7x6 --sample 200 --misses   # and the positions it got wrong
   python benchmarks/oracle.py --sets 7x6 --no-race               # strong on one core
+  python benchmarks/oracle.py --summary docs/strength-oracle.json  # for strength.py --report --oracle
 """
 from __future__ import annotations
 
 import argparse
 import dataclasses
+import json
 import math
 import os
 import random
+import shlex
 import statistics
 import sys
 import time
@@ -231,12 +234,16 @@ def judge_strong(labelled: list[Labelled], rules: Rules, seconds: float, desc: s
     return verdicts, times
 
 
-def report(name: str, seconds: float, verdicts: Verdicts, times: list[float]) -> None:
+def report(name: str, seconds: float, verdicts: Verdicts, times: list[float]) -> dict[str, object]:
+    """Prints a set's line; returns it as --summary keeps it."""
     share = verdicts.given_up / verdicts.positions if verdicts.positions else 0.0
     print(f"{name:10} {seconds:6g} s  {verdicts.positions:5} positions ({verdicts.won} won, {verdicts.drawn} drawn): "
           f"{verdicts.given_up} lose value = {share:6.2%} (95 % upper {wilson_upper(verdicts.given_up, verdicts.positions):.2%}; "
           f"{verdicts.wins_given_up} wins and {verdicts.draws_given_up} draws given up); "
           f"time median {statistics.median(times) * 1000:.0f} ms, max {max(times) * 1000:.0f} ms", flush=True)
+    return {"set": name, "seconds": seconds, **dataclasses.asdict(verdicts), "given_up": verdicts.given_up,
+            "share": share, "upper": wilson_upper(verdicts.given_up, verdicts.positions),
+            "median_ms": statistics.median(times) * 1000, "max_ms": max(times) * 1000}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -260,6 +267,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-race", action="store_true",
                         help="strong without its second core's search for a win beside the draw's proof (7x6; "
                              "default: as strong's, on two cores or more while one is spare)")
+    parser.add_argument("--summary", metavar="FILE.json",
+                        help="also write the figures, the machine, the command and the commit to FILE.json "
+                             "(benchmarks/strength.py --oracle puts them in its report)")
     parser.add_argument("--misses", action="store_true",
                         help="print every position where strong loses value: moves, labels, strong's column")
     args = parser.parse_args(argv)
@@ -271,16 +281,17 @@ def main(argv: list[str] | None = None) -> int:
     race = False if args.no_race else None
     print(f"strong's moves against the exact solver's labels (loadavg {os.getloadavg()[0]:.1f}, "
           f"{os.cpu_count()} CPUs{', --no-race' if args.no_race else ''})")
+    rows = []
     if "7x6" in args.sets:
         solver = Solver()
         total, all_times = Verdicts(), []
         for name in STANDARD_FILES:
             labelled = standard_set(name, solver, args.sample, rng)
             verdicts, times = judge_strong(labelled, Rules(7, 6, 4, 21), args.budget_7x6, name, misses, race)
-            report(name, args.budget_7x6, verdicts, times)
+            rows.append(report(name, args.budget_7x6, verdicts, times))
             total = total + verdicts
             all_times += times
-        report("7x6", args.budget_7x6, total, all_times)
+        rows.append(report("7x6", args.budget_7x6, total, all_times))
     for name in (name for name in args.sets if name in BIG_SETS):
         labelled = read_set(os.path.join(args.folder, name + ".txt"), BIG_SETS[name])
         if args.sample:
@@ -288,7 +299,13 @@ def main(argv: list[str] | None = None) -> int:
         for seconds in args.budgets:
             verdicts, times = judge_strong(labelled, BIG_SETS[name], seconds, f"{name} {seconds:g} s", misses,
                                            race)
-            report(name, seconds, verdicts, times)
+            rows.append(report(name, seconds, verdicts, times))
+    if args.summary:
+        from strength import git_commit, machine
+        with open(args.summary, "w", encoding="utf-8") as out:
+            json.dump({"command": shlex.join(["python", "benchmarks/oracle.py", *sys.argv[1:]]),
+                       "commit": git_commit(), "machine": machine(), "race": not args.no_race, "rows": rows},
+                      out, indent=1)
     for line in misses or []:
         print("missed:", line)
     return 0

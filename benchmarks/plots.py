@@ -71,3 +71,27 @@ def time_panels(path: str, panels: dict[str, dict[str, list[float]]], title: str
     figure.savefig(path, dpi=100)
     plt.close(figure)
     print(f"wrote {path}")
+
+
+def elo_ladder(path: str, lines: dict[str, list[tuple[float, float, float, float]]], title: str, what: str,
+               edge: float = 800.0) -> None:
+    """One line per label through its (x, Elo, low, high) points, the 95 %
+    intervals as error bars, on a log x axis; an infinite Elo (every game
+    won) is drawn at +-`edge`, as the title says."""
+    os.makedirs(os.path.dirname(path) or ".", exist_ok=True)
+    figure, axes = plt.subplots(figsize=(7, 4.5))
+    for label, points in lines.items():
+        xs = [x for x, *_ in points]
+        ys = [max(-edge, min(edge, elo)) for _, elo, _, _ in points]
+        below = [y - max(-edge, low) for y, (_, _, low, _) in zip(ys, points)]
+        above = [min(edge, high) - y for y, (_, _, _, high) in zip(ys, points)]
+        axes.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4, label=label)
+    axes.set_xscale("log")
+    axes.set_xlabel(what)
+    axes.set_ylabel("Elo (95 % interval)")
+    axes.set_title(f"{title} (an infinite Elo drawn at +-{edge:g})")
+    axes.grid(True, which="both", alpha=0.3)
+    axes.legend(fontsize="small")
+    figure.tight_layout()
+    figure.savefig(path, dpi=100)
+    plt.close(figure)

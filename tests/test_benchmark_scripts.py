@@ -27,20 +27,6 @@ def test_search_speed_prints_nodes_per_second_and_the_representation_of_each_boa
     assert all(float(row[4]) >= 1 for row in rows.values()), out
 
 
-def test_strength_prints_the_value_losing_count_and_a_score_per_big_board():
-    out = run("strength.py", "--openings", "1", "--nodes-per-move", "20000", "--games", "2",
-              "--simulations", "30", "--ladder", "0.005", "--ladder-pairs", "1")
-    assert re.search(r"(\d+) of 2 games ended worse than the opening's exact value", out)
-    assert re.search(r"from the empty board, strong first: result -?[01]", out)
-    boards = re.findall(r"^(\d+x\d+ c\d+) vs MCTS 30 simulations.*CPU per move: MCTS [\d.]+ s, strong [\d.]+ s, "
-                        r"ratio [\d.]+\): W-D-L (\d+)-(\d+)-(\d+)", out, re.M)
-    assert [board for board, *_ in boards] == ["9x8 c5", "10x9 c4", "14x12 c6"]
-    assert all(sum(map(int, tally)) == 2 for _, *tally in boards)
-    ladder = re.findall(r"^(\d+x\d+ c\d+) time odds: .* 2 games from 1 paired .*W-D-L (\d+)-(\d+)-(\d+)", out, re.M)
-    assert [board for board, *_ in ladder] == ["9x8 c5", "10x9 c4", "14x12 c6"]
-    assert all(sum(map(int, tally)) == 2 for _, *tally in ladder)
-
-
 def test_driver_prints_the_cpu_per_move_and_the_ratio_against_a_checkout():
     # against itself, only the lines' shape: in so few games the start-up's
     # noise, taken off, can even make a figure negative

@@ -37,7 +37,7 @@ cores; wider intervals). At the end the tables of the results are printed;
 --report FILE.md writes them with the machine, the commands and commits, the
 ladder's plot (FILE-ladder.png), --oracle's summary (benchmarks/oracle.py
 --summary), and every game strong lost or drew against MCTS replayed by the
-exact solver (clinea.analysis) to find its first move that gave the value
+exact solver (clinea.arena.analysis) to find its first move that gave the value
 away (each position within --analysis-time seconds, else "unknown").
 
 Needs `open_spiel` for the MCTS rungs (make bench-strength installs it).
@@ -743,7 +743,7 @@ def analysed_losses(records: list[dict[str, Any]], cache_path: str, time_limit: 
     solver (weak values, `time_limit` seconds a position): its first move
     that gave the value away. Kept in `cache_path`, so the report does not
     solve a game twice."""
-    from clinea.analysis import analyse
+    from clinea.arena.analysis import analyse
 
     cached = {record["key"]: record for record in read_results(cache_path, repair=True)
               if record.get("time_limit") == time_limit}
@@ -781,7 +781,7 @@ VALUE_WORD = {1: "win", 0: "draw", -1: "loss", None: "unknown"}
 
 def losses_text(losses: list[dict[str, Any]], time_limit: float) -> str:
     out = ["## Where strong lost or drew against MCTS", "",
-           f"Each such game replayed by the exact solver (`clinea.analysis`, weak values, {time_limit:g} s a "
+           f"Each such game replayed by the exact solver (`clinea.arena.analysis`, weak values, {time_limit:g} s a "
            "position, later positions first): the first of strong's moves that gave a win or a draw away, its "
            "value for strong before and after, and what strong's search saw when it played it. Columns from 0; "
            "\"unknown\": no position of strong's was both solved and lost (the solver ran out of time).", ""]

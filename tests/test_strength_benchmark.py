@@ -20,7 +20,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board
-from clinea.reference_solver import ReferenceSolver
+from clinea.solving.reference_solver import ReferenceSolver
 
 BENCHMARKS = Path(__file__).resolve().parents[1] / "benchmarks"
 SCRIPT = BENCHMARKS / "strength.py"

@@ -22,7 +22,6 @@ from collections.abc import Callable, Collection, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
-from clinea.bridges import install_command
 from clinea.core import Rules
 from clinea.judge import reaper, seat_settings
 from clinea.judge.abbreviations import COURSE_OPTIONS, AmbiguousOption, resolve, spell_out
@@ -295,7 +294,7 @@ def launcher_hint(option: str, exe: str) -> str:
     if name not in registry.BUILTIN:
         return ""
     extra = registry.missing_extra(name)
-    install = f"{install_command(extra)}, then " if extra else ""
+    install = f"{registry.install_command(extra)}, then " if extra else ""
     return f"; {install}make writes it (or give the name alone: {option} {name})"
 
 

@@ -82,7 +82,7 @@ def test_new_bot_writes_an_executable_bot_that_runs_anywhere(tmp_path):
 def readme_bot_snippet() -> str:
     """The README's bot example: the python block of "Write your own bot"."""
     readme = (Path(REPO) / "README.md").read_text()
-    section = readme.split("## Write your own bot", 1)[1].split("\n## ", 1)[0]
+    section = readme.split("## Write and run a bot", 1)[1].split("\n## ", 1)[0]
     blocks = re.findall(r"```python\n(.*?)```", section, flags=re.S)
     assert blocks, "the README's bot section has no python example"
     return blocks[0]

@@ -1,0 +1,158 @@
+"""Fair seats: a bot cannot take its opponent's time. An honest bot that
+needs a fixed amount of CPU per move (tests/bots/cpu_per_move.py) plays a
+quiet bot and bots that burn CPU inside their seat on its turn
+(tests/bots/burner.py: forked children, threads, a double-forked
+grandchild's children). With ponder off (the default) the burners are
+stopped while it thinks, so its forfeits and answer times are those it has
+against the quiet bot; with --ponder both seats run and each gets an equal
+share of the CPU, however many processes it starts. Every end path leaves
+no process of a seat stopped or alive.
+
+No timed assertion: the tests compare the honest bot's answer times against
+a burner with its answer times against the quiet bot, on the same machine
+a moment apart (unfair seats made them 3 to 5 times longer)."""
+import os
+import signal
+import statistics
+import subprocess
+import time
+import uuid
+
+import pytest
+from judge_helpers import C_LINEA, bot, processes, records, tagged_processes
+
+from clinea.judge.cli import main
+
+HONEST_CPU_MS = 30
+BURNERS = 6
+GAMES = 6
+# the clock is loose for the honest bot alone (30 ms of CPU in 200 ms), tight
+# for it beside 6 busy processes on 2 cores (about 105 ms of wall time)
+CLOCK = ["--time-per-move", "0.15", "--grace", "0.05"]
+WAYS_TO_BURN = ["children", "threads", "grandchild"]
+
+
+def honest_plies(record, name="honest"):
+    """The honest player's answer times and their CPU, per move it made."""
+    side = record["players"].index(name)
+    first = (side - len(record["opening"])) % 2
+    cpu = record.get("cpu") or [None] * len(record["times"])
+    return record["times"][first::2], cpu[first::2]
+
+
+def play(tmp_path, monkeypatch, opponent, *extra, games=GAMES):
+    """`games` games of the honest bot against `opponent` (a burner.py way
+    to burn, or "none"); the records, after checking that no process of
+    either seat outlived the run."""
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("HOSTILE_TAG", tag)
+    results = tmp_path / f"{opponent}-{uuid.uuid4().hex[:6]}.jsonl"
+    main(["--player", "honest=" + " ".join(bot("cpu_per_move.py", str(HONEST_CPU_MS))),
+          "--player", "opponent=" + " ".join(bot("burner.py", opponent, str(BURNERS))),
+          "--iterations", str(games), "--seed", "5", "--quiet", "--results", str(results),
+          "--log-dir", str(tmp_path / "log"), *CLOCK, *extra])
+    assert tagged_processes(tag) == [], "a process of a seat outlived the run"
+    return records(results)
+
+
+def honest_figures(games):
+    """(the honest bot's timeouts, its answer times)."""
+    timeouts = sum(1 for game in games if game["forfeit"] == "honest" and game["reason"].startswith("timeout"))
+    times = [t for game in games for t in honest_plies(game)[0]]
+    return timeouts, times
+
+
+@pytest.mark.parametrize("burn", WAYS_TO_BURN)
+def test_with_ponder_off_burners_do_not_slow_the_honest_bot_down(tmp_path, monkeypatch, burn):
+    quiet_timeouts, quiet_times = honest_figures(play(tmp_path, monkeypatch, "none"))
+    timeouts, times = honest_figures(play(tmp_path, monkeypatch, burn))
+    # the same distribution: its middle and its upper quartile within what
+    # the machine's noise moves them, and no more forfeits than noise makes
+    assert statistics.median(times) < 1.5 * statistics.median(quiet_times), (times, quiet_times)
+    upper, quiet_upper = (statistics.quantiles(sample, n=4)[2] for sample in (times, quiet_times))
+    assert upper < 1.5 * quiet_upper + 0.01, (times, quiet_times)
+    assert timeouts <= quiet_timeouts + 1
+
+
+def test_with_ponder_each_seat_gets_an_equal_share_of_the_cpu(tmp_path, monkeypatch):
+    games = play(tmp_path, monkeypatch, "children", "--ponder", "--time-per-move", "2")
+    thinking = waiting = 0.0
+    for game in games:
+        side = game["players"].index("honest")
+        first = (side - len(game["opening"])) % 2
+        thinking += sum(game["cpu"][first::2])
+        # what the burner used while the honest bot thought: its `waited` at its next move
+        waiting += sum(t for t in game["waited"][1 - first::2][first:] if t is not None)
+    # half each, however many processes burn (one process against six had a seventh)
+    assert 0.3 < thinking / (thinking + waiting) < 0.7, (thinking, waiting)
+
+
+def cpu_ticks(pid):
+    """The CPU clock ticks process `pid` has used, None once it is gone."""
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            fields = file.read().rsplit(")", 1)[1].split()
+    except OSError:
+        return None
+    return int(fields[11]) + int(fields[12])
+
+
+def running(pids, seconds=0.5):
+    """Those of `pids` that used CPU over `seconds`."""
+    before = {pid: cpu_ticks(pid) for pid in pids}
+    time.sleep(seconds)
+    return {pid for pid in pids if before[pid] is not None and (cpu_ticks(pid) or 0) > before[pid]}
+
+
+def tagged_with(tag, word):
+    wanted = word.encode()
+    return [pid for pid, state, _, words in processes("cmdline") if state != "Z" and any(wanted in w for w in words.split(b"\0"))
+            and pid in tagged_processes(tag)]
+
+
+def wait_for_stopped_burners(tag, count=BURNERS + 1, seconds=30):
+    """The burner seat's processes once there are `count` and none of them
+    runs while the honest bot thinks: its seat is stopped."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        burners = tagged_with(tag, "burner.py")
+        if len(burners) >= count and not running(burners):
+            return burners
+        time.sleep(0.1)
+    raise AssertionError(f"the burner seat was never stopped: {tagged_with(tag, 'burner.py')}")
+
+
+@pytest.mark.parametrize("sandbox", ["auto", "off"])
+@pytest.mark.parametrize("end", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
+def test_a_judge_ended_while_a_seat_is_stopped_leaves_no_process_stopped_or_alive(tmp_path, sandbox, end):
+    tag = uuid.uuid4().hex
+    judge = subprocess.Popen([C_LINEA, "--blue_player", *bot("burner.py", "children", str(BURNERS)),
+                              "--red_player", *bot("cpu_per_move.py", "60000"), "--first", "azul",
+                              "--iterations", "2", "--time-per-move", "0", "--quiet", "--sandbox", sandbox,
+                              "--log-dir", str(tmp_path / "log")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+                             env=dict(os.environ, HOSTILE_TAG=tag))
+    try:
+        # frozen, then killed, then checked
+        wait_for_stopped_burners(tag)
+        judge.send_signal(end)
+        judge.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and tagged_processes(tag):
+            time.sleep(0.05)
+        assert tagged_processes(tag) == []
+    finally:
+        judge.kill()  # only if the test failed before it ended
+
+
+def test_a_forfeit_while_the_opponent_is_stopped_leaves_no_process_stopped_or_alive(tmp_path, monkeypatch):
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("HOSTILE_TAG", tag)
+    results = tmp_path / "r.jsonl"
+    main(["--blue_player", *bot("burner.py", "grandchild", str(BURNERS)), "--red_player", *bot("cpu_per_move.py", "2000"),
+          "--first", "azul", "--iterations", "2", "--time-per-move", "0.1", "--quiet", "--results", str(results),
+          "--log-dir", str(tmp_path / "log")])
+    games = records(results)
+    assert [game["forfeit"] for game in games] == ["rojo", "rojo"]
+    assert all(game["reason"].startswith("timeout") for game in games)
+    assert tagged_processes(tag) == []

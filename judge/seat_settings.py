@@ -44,6 +44,7 @@ class SeatSettings:
     sandbox: str
     limits: SeatLimits
     controls: dict[str, str] = field(default_factory=dict)
+    ponder: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -96,7 +97,8 @@ def recorded(args: argparse.Namespace, players: Sequence[Player], limits: SeatLi
     return SeatSettings(os.getcwd(), {player.name: player.command for player in players},
                         args.time_per_move or None, args.game_time, args.increment, args.grace, startup_grace,
                         args.sandbox, limits,
-                        {player.name: str(player.time_control) for player in players if player.time_control})
+                        {player.name: str(player.time_control) for player in players if player.time_control},
+                        args.ponder)
 
 
 def from_header(header: dict[str, Any]) -> SeatSettings:

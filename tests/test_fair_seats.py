@@ -26,6 +26,7 @@ from clinea.judge.cli import main
 HONEST_CPU_MS = 30
 BURNERS = 6
 GAMES = 6
+ROUNDS = 3
 # the clock is loose for the honest bot alone (30 ms of CPU in 200 ms), tight
 # for it beside 6 busy processes on 2 cores (about 105 ms of wall time)
 CLOCK = ["--time-per-move", "0.15", "--grace", "0.05"]
@@ -43,7 +44,7 @@ def honest_plies(record, name="honest"):
 def play(tmp_path, monkeypatch, opponent, *extra, games=GAMES):
     """`games` games of the honest bot against `opponent` (a burner.py way
     to burn, or "none"); the records, after checking that no process of
-    either seat outlived the run."""
+    either seat outlived the run. The tally is in capsys."""
     tag = uuid.uuid4().hex
     monkeypatch.setenv("HOSTILE_TAG", tag)
     results = tmp_path / f"{opponent}-{uuid.uuid4().hex[:6]}.jsonl"
@@ -55,6 +56,17 @@ def play(tmp_path, monkeypatch, opponent, *extra, games=GAMES):
     return records(results)
 
 
+def named_for_cpu_while_waiting(tally):
+    """The players the tally names for CPU used while their opponent thought."""
+    named, player = [], None
+    for line in tally.splitlines():
+        if line.startswith(("honest:", "opponent:")):
+            player = line.split(":")[0]
+        elif "of CPU while its opponent thought" in line:
+            named.append(player)
+    return named
+
+
 def honest_figures(games):
     """(the honest bot's timeouts, its answer times)."""
     timeouts = sum(1 for game in games if game["forfeit"] == "honest" and game["reason"].startswith("timeout"))
@@ -62,10 +74,39 @@ def honest_figures(games):
     return timeouts, times
 
 
-@pytest.mark.parametrize("burn", WAYS_TO_BURN)
-def test_with_ponder_off_burners_do_not_slow_the_honest_bot_down(tmp_path, monkeypatch, burn):
-    quiet_timeouts, quiet_times = honest_figures(play(tmp_path, monkeypatch, "none"))
-    timeouts, times = honest_figures(play(tmp_path, monkeypatch, burn))
+def stop_seats_by(monkeypatch, way):
+    """Makes the sandbox stop seats `way`: the cgroup v2 freezer (its
+    first choice), v1's freezer or signals, by hiding what it prefers.
+    Where the machine has no such cgroup it falls back to signals, which
+    are tried all the same."""
+    from clinea.core.relay import STOP_CGROUP_V1, STOP_CGROUP_V2, STOP_SIGNALS
+    from clinea.judge import sandbox
+
+    hidden = {"v2": (), "v1": ("unified",), "signals": ("unified", "freezer")}[way]
+    unified, controller = sandbox._unified_folder, sandbox._controller_folder
+    monkeypatch.setattr(sandbox, "_unified_folder", lambda: None if "unified" in hidden else unified())
+    monkeypatch.setattr(sandbox, "_controller_folder", lambda name: None if name in hidden else controller(name))
+    trial = sandbox.Sandbox("off")
+    launch = trial.launch(["true"], None)
+    used = launch.cgroup.freeze[1] if launch.cgroup is not None and launch.cgroup.freeze else STOP_SIGNALS
+    launch.release()
+    trial.close()
+    assert used in ({"v2": STOP_CGROUP_V2, "v1": STOP_CGROUP_V1, "signals": STOP_SIGNALS}[way], STOP_SIGNALS)
+
+
+# each way of stopping a seat against the children; the v2 freezer, the
+# first choice, against every way of burning
+@pytest.mark.parametrize("burn, way", [*((burn, "v2") for burn in WAYS_TO_BURN), ("children", "v1"),
+                                       ("children", "signals")])
+def test_with_ponder_off_burners_do_not_slow_the_honest_bot_down(tmp_path, monkeypatch, capsys, burn, way):
+    stop_seats_by(monkeypatch, way)
+    # in alternate rounds: the machine is shared, its load drifts
+    quiet_games, games = [], []
+    for _ in range(ROUNDS):
+        quiet_games += play(tmp_path, monkeypatch, "none", games=GAMES // ROUNDS)
+        games += play(tmp_path, monkeypatch, burn, games=GAMES // ROUNDS)
+        assert named_for_cpu_while_waiting(capsys.readouterr().out) == []
+    (quiet_timeouts, quiet_times), (timeouts, times) = honest_figures(quiet_games), honest_figures(games)
     # the same distribution: its middle and its upper quartile within what
     # the machine's noise moves them, and no more forfeits than noise makes
     assert statistics.median(times) < 1.5 * statistics.median(quiet_times), (times, quiet_times)
@@ -74,8 +115,10 @@ def test_with_ponder_off_burners_do_not_slow_the_honest_bot_down(tmp_path, monke
     assert timeouts <= quiet_timeouts + 1
 
 
-def test_with_ponder_each_seat_gets_an_equal_share_of_the_cpu(tmp_path, monkeypatch):
+def test_with_ponder_each_seat_gets_an_equal_share_of_the_cpu(tmp_path, monkeypatch, capsys):
     games = play(tmp_path, monkeypatch, "children", "--ponder", "--time-per-move", "2")
+    # the tally names the seat that thought on its opponent's time, and only it
+    assert named_for_cpu_while_waiting(capsys.readouterr().out) == ["opponent"]
     thinking = waiting = 0.0
     for game in games:
         side = game["players"].index("honest")

@@ -199,3 +199,18 @@ def test_a_forfeit_while_the_opponent_is_stopped_leaves_no_process_stopped_or_al
     assert [game["forfeit"] for game in games] == ["rojo", "rojo"]
     assert all(game["reason"].startswith("timeout") for game in games)
     assert tagged_processes(tag) == []
+
+
+def test_a_fresh_process_start_up_is_not_charged_to_its_game_clock(tmp_path, monkeypatch):
+    # 1.5 s of loading against a game clock of 1.2 s: charged to its first
+    # move, the clock ran out at its second; the course judge has no clock and
+    # starts its players before the first game, so loading never costs a move
+    tag = uuid.uuid4().hex
+    monkeypatch.setenv("HOSTILE_TAG", tag)
+    results = tmp_path / "r.jsonl"
+    main(["--blue_player", *bot("slow_start.py", "1.5"), "--red_player", *bot("random_bot.py"), "--first", "azul",
+          "--iterations", "2", "--time-per-move", "0", "--game-time", "1.2", "--seed", "2", "--quiet",
+          "--results", str(results), "--log-dir", str(tmp_path / "log")])
+    games = records(results)
+    assert [game["forfeit"] for game in games] == [None, None], [game["reason"] for game in games]
+    assert tagged_processes(tag) == []

@@ -270,8 +270,10 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         side = board.moves_played & 1
         seat = seats[side]
         allowed = clock.allowed(side) if limited and seat.timed else None
-        if allowed is not None and seat.startup:
-            allowed += seat.startup
+        # a fresh process's first answer: up to `startup` of it is loading, not thinking
+        loading = seat.startup
+        if allowed is not None and loading:
+            allowed += loading
         if asked is None:
             seat.resume()
         start = perf()
@@ -296,7 +298,7 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         except Forfeit as error:
             return forfeit(side, error)
         if clock.left:
-            clock.spend(side, spent)
+            clock.spend(side, max(0.0, spent - loading))
         times.append(spent)
         cpu.append(seat.answer_cpu)
         last = column

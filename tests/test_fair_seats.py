@@ -214,3 +214,35 @@ def test_a_fresh_process_start_up_is_not_charged_to_its_game_clock(tmp_path, mon
     games = records(results)
     assert [game["forfeit"] for game in games] == [None, None], [game["reason"] for game in games]
     assert tagged_processes(tag) == []
+
+
+# the judge with no cgroup to make (no delegation): seats are bounded by
+# rlimits, and stopped by signals
+WITHOUT_CGROUPS = ("import sys; from clinea.judge import sandbox; sandbox._unified_folder = lambda: None; "
+                   "sandbox._controller_folder = lambda name: None; from clinea.judge.cli import main; "
+                   "sys.exit(main(sys.argv[1:]))")
+
+
+def test_isolated_seats_without_a_cgroup_have_a_watchdog(tmp_path):
+    # no cgroup lets the next run find a bwrap caught starting as the judge
+    # died (it waits for its parent forever): the watchdog kills it by its mark
+    import sys
+
+    tag = uuid.uuid4().hex
+    judge = subprocess.Popen([sys.executable, "-c", WITHOUT_CGROUPS, "--blue_player",
+                              *bot("burner.py", "children", "2"), "--red_player", *bot("cpu_per_move.py", "60000"),
+                              "--first", "azul", "--iterations", "2", "--time-per-move", "0", "--quiet",
+                              "--log-dir", str(tmp_path / "log")],
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, cwd=tmp_path,
+                             env=dict(os.environ, HOSTILE_TAG=tag))
+    try:
+        wait_for_stopped_burners(tag, count=3)
+        assert tagged_with(tag, "reaper.py"), "no watchdog"
+        judge.kill()
+        judge.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline and tagged_processes(tag):
+            time.sleep(0.05)
+        assert tagged_processes(tag) == []
+    finally:
+        judge.kill()

@@ -11,6 +11,7 @@ no process of a seat stopped or alive.
 No timed assertion: the tests compare the honest bot's answer times against
 a burner with its answer times against the quiet bot, on the same machine
 a moment apart (unfair seats made them 3 to 5 times longer)."""
+import json
 import os
 import signal
 import statistics
@@ -246,3 +247,25 @@ def test_isolated_seats_without_a_cgroup_have_a_watchdog(tmp_path):
         assert tagged_processes(tag) == []
     finally:
         judge.kill()
+
+
+def test_a_league_game_replays_with_clinea_replay(tmp_path, capsys):
+    from test_league import CONFIG, lines, start, wait_for
+
+    from clinea.judge.replay import main as replay_main
+
+    folder = tmp_path / "league"
+    folder.mkdir()
+    (folder / "league.toml").write_text(CONFIG)
+    league = start(folder)
+    try:
+        results = folder / ".league" / "results.jsonl"
+        first = wait_for(lambda: results.exists() and lines(folder)[:1], league, "a game")[0]
+    finally:
+        league.terminate()
+        league.communicate(timeout=60)
+    game = json.loads(first)
+    status = replay_main([str(results), game["id"], "--seat", game["players"][0]])
+    out = capsys.readouterr().out
+    # it ran the seat's registered program and compared its answers with the game's
+    assert status in (0, 1) and "the game:" in out and "clinea.players" in out, out

@@ -22,7 +22,7 @@ cdef class Freezer:
     cdef void c_thaw(self) noexcept nogil
     cdef double c_cpu(self) noexcept nogil
     cdef void c_begin_turn(self) noexcept nogil
-    cdef void c_end_turn(self) noexcept nogil
+    cdef void c_end_turn(self, bint stop) noexcept nogil
 
 
 cdef class Channel:
@@ -45,5 +45,5 @@ cdef class Channel:
     cdef void c_consume(self, Py_ssize_t count) noexcept nogil
     cdef void c_note(self, int entry) noexcept nogil
     cdef int c_turn(self, Board board, ColumnLines lines, int last, double limit, double spin,
-                    double patience, double* spent) noexcept nogil
+                    double patience, double* spent, Freezer waiting) noexcept nogil
     cdef int reserve(self, int entries) except -1

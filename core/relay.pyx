@@ -49,6 +49,12 @@ OVER, UNASKED, ASKED = C_OVER, C_UNASKED, C_ASKED
 
 # One read() takes at most this much: a flood is read in pieces like this.
 DEF CHUNK = 65536
+# The relay stops the seat that answered once its opponent has not answered
+# for this long: stopping and resuming a process cost it and the judge two
+# wake-ups (the C random players' games went at half the speed when every
+# answer stopped its seat), while a fast answer leaves a burner at most this
+# much of the opponent's time.
+DEF STOP_AFTER = 0.001
 
 # How a Freezer stops its seat: not at all (ponder), through the seat's
 # cgroup (v2's cgroup.freeze, v1's freezer.state), or with SIGSTOP and
@@ -73,9 +79,10 @@ DEF SIGCONT = 18
 
 cdef class Freezer:
     """Stops every process of one seat between its turns (ponder off) and
-    reads the CPU time they used, through descriptors opened once: a move
-    costs a write() to stop the seat that answered, one to resume the seat
-    told the move, and a pread() of each one's usage, no process started.
+    reads the CPU time they used, through descriptors opened once: a
+    write() stops the seat, one resumes it, a pread() reads its usage; no
+    process is started. The relay stops a seat that answered only once its
+    opponent thinks (STOP_AFTER), the referee's Python path at once.
 
     `how` is one of STOP_*; `target` the descriptor of the freeze file
     (STOP_CGROUP_V2, STOP_CGROUP_V1) or the process group (STOP_SIGNALS);
@@ -160,8 +167,9 @@ cdef class Freezer:
         self.turn = True
         self.c_thaw()
 
-    cdef void c_end_turn(self) noexcept nogil:
-        """The seat answered: its turn's CPU, and it stops."""
+    cdef void c_end_turn(self, bint stop) noexcept nogil:
+        """The seat answered: its turn's CPU, and it stops if `stop` (else
+        the relay stops it once its opponent has thought STOP_AFTER)."""
         cdef double now
         if not self.turn:
             return
@@ -169,7 +177,8 @@ cdef class Freezer:
         self.used = now - self.mark if now >= 0 and self.mark >= 0 else -1.0
         self.mark = now
         self.turn = False
-        self.c_freeze()
+        if stop:
+            self.c_freeze()
 
     def start_game(self, bint to_move) -> None:
         """A game begins: the seat to move thinks from now (it was told
@@ -184,7 +193,7 @@ cdef class Freezer:
         self.c_begin_turn()
 
     def end_turn(self) -> None:
-        self.c_end_turn()
+        self.c_end_turn(True)
 
     def thaw(self) -> None:
         """Resumes the seat and ends its turn (the game is over, or it is
@@ -332,12 +341,14 @@ cdef class Channel:
         return entries
 
     cdef int c_turn(self, Board board, ColumnLines lines, int last, double limit, double spin,
-                    double patience, double* spent) noexcept nogil:
+                    double patience, double* spent, Freezer waiting) noexcept nogil:
         """One move of relay(): tells the player `last` (unless negative) and
-        reads its answer. The column, legal on `board`, if all went well,
-        its time in `spent`; else -C_UNASKED, or -C_ASKED with the time since
-        the question in `spent` (whatever was read stays in the buffer)."""
-        cdef double started, asked, wait
+        reads its answer, stopping the `waiting` seat STOP_AFTER into it. The
+        column, legal on `board`, if all went well, its time in `spent`;
+        else -C_UNASKED, or -C_ASKED with the time since the question in
+        `spent` (whatever was read stays in the buffer)."""
+        cdef double started, asked, wait, until_stop
+        cdef bint stopped = waiting.frozen or waiting.how == C_STOP_NONE
         cdef char told[16]
         cdef int size, column
         cdef Py_ssize_t end = -1, got
@@ -360,7 +371,19 @@ cdef class Channel:
             wait = asked + patience - monotonic()
             if limit >= 0 and started + limit - monotonic() < wait:
                 wait = started + limit - monotonic()
-            if wait <= 0 or not self.c_readable(asked, spin, wait):
+            if wait <= 0:
+                break
+            if not stopped:
+                until_stop = asked + STOP_AFTER - monotonic()
+                if until_stop <= 0:
+                    waiting.c_freeze()
+                    stopped = True
+                    continue
+                if until_stop < wait:
+                    if not self.c_readable(asked, spin, until_stop):
+                        continue
+                    wait = 0.0
+            if wait > 0 and not self.c_readable(asked, spin, wait):
                 break
             got = read(self.from_player, self.buffer + self.length, self.capacity - self.length)
             if got <= 0:
@@ -374,7 +397,7 @@ cdef class Channel:
                 or (limit >= 0 and spent[0] > limit):
             return -C_ASKED  # the line stays in the buffer: the referee reads and judges it
         self.c_consume(end + 1)
-        self.freezer.c_end_turn()
+        self.freezer.c_end_turn(False)
         if spin > 0:  # without spinning, how fast it answered is not measured here
             self.answers_fast = monotonic() - asked < 2 * spin
         self.c_note(-(column + 1))
@@ -424,11 +447,16 @@ def relay(Board board, Channel first, Channel second, ColumnLines lines, int las
             side = board.c_side()
             limit = allowed[side] + startup[side] if allowed[side] >= 0 else -1.0
             if side == 0:
-                answer = first.c_turn(board, lines, last, limit, spin, patience, &spent)
+                answer = first.c_turn(board, lines, last, limit, spin, patience, &spent, second.freezer)
             else:
-                answer = second.c_turn(board, lines, last, limit, spin, patience, &spent)
+                answer = second.c_turn(board, lines, last, limit, spin, patience, &spent, first.freezer)
             if answer < 0:
                 status = -answer
+                # the referee's Python goes on with the side to move: the other stops now
+                if side == 0:
+                    second.freezer.c_freeze()
+                else:
+                    first.freezer.c_freeze()
                 break
             startup[side] = 0.0
             board.c_play(answer)

@@ -186,14 +186,14 @@ def player_lines(name: str, stats: PlayerStats) -> list[str]:
                      "(all its processes)")
     if stats.waited.total > max(WAITED_NOTICE, WAITED_SHARE * stats.cpu.total):
         lines.append(f"  used {stats.waited.total:.3f} s of CPU while its opponent thought ({stats.waited.count} "
-                     f"moves): it pondered (--ponder), or its processes ran while stopped")
+                     f"moves): it pondered (--ponder), or its processes ran while they should have been stopped")
     return lines
 
 
 # A player is named for the CPU it used while its opponent thought past
 # this many seconds and this share of the CPU of its own answers: with
-# ponder off a stopped seat uses none, but for the instant between its
-# answer and its stop.
+# ponder off a seat uses none but in the millisecond before its stop
+# (clinea.core.relay's STOP_AFTER), where only many processes add up.
 WAITED_NOTICE = 0.05
 WAITED_SHARE = 0.05
 

@@ -20,6 +20,7 @@ times the C random player's whole move.
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from libc.errno cimport errno, EINTR
 from libc.math cimport ceil
+from libc.signal cimport SIGCONT, SIGSTOP
 from libc.stdint cimport int16_t
 from libc.stdlib cimport malloc, realloc, free
 from libc.string cimport memchr, memmove
@@ -73,8 +74,6 @@ cdef enum:
     C_CPU_NANOSECONDS = 1
     C_CPU_STAT = 2
 CPU_NONE, CPU_NANOSECONDS, CPU_STAT = C_CPU_NONE, C_CPU_NANOSECONDS, C_CPU_STAT
-DEF SIGSTOP = 19
-DEF SIGCONT = 18
 
 
 cdef class Freezer:

@@ -176,6 +176,17 @@ def wait_for_stopped_burners(tag, count=BURNERS + 1, seconds=30):
     raise AssertionError(f"the burner seat was never stopped: {tagged_with(tag, 'burner.py')}")
 
 
+def end_and_wait_for_the_tagged(judge, tag, end, seconds=10.0):
+    """Ends the judge with the signal `end`, then waits for the processes
+    tagged `tag` to die; those still living."""
+    judge.send_signal(end)
+    judge.wait(timeout=30)
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and tagged_processes(tag):
+        time.sleep(0.05)
+    return tagged_processes(tag)
+
+
 @pytest.mark.parametrize("sandbox", ["auto", "off"])
 @pytest.mark.parametrize("end", [signal.SIGKILL, signal.SIGINT, signal.SIGTERM])
 def test_a_judge_ended_while_a_seat_is_stopped_leaves_no_process_stopped_or_alive(tmp_path, sandbox, end):
@@ -189,12 +200,7 @@ def test_a_judge_ended_while_a_seat_is_stopped_leaves_no_process_stopped_or_aliv
     try:
         # frozen, then killed, then checked
         wait_for_stopped_burners(tag)
-        judge.send_signal(end)
-        judge.wait(timeout=30)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and tagged_processes(tag):
-            time.sleep(0.05)
-        assert tagged_processes(tag) == []
+        assert end_and_wait_for_the_tagged(judge, tag, end) == []
     finally:
         judge.kill()  # only if the test failed before it ended
 
@@ -249,12 +255,7 @@ def test_isolated_seats_without_a_cgroup_have_a_watchdog(tmp_path):
     try:
         wait_for_stopped_burners(tag, count=3)
         assert tagged_with(tag, "reaper.py"), "no watchdog"
-        judge.kill()
-        judge.wait(timeout=30)
-        deadline = time.monotonic() + 10
-        while time.monotonic() < deadline and tagged_processes(tag):
-            time.sleep(0.05)
-        assert tagged_processes(tag) == []
+        assert end_and_wait_for_the_tagged(judge, tag, signal.SIGKILL) == []
     finally:
         judge.kill()
 

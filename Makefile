@@ -129,11 +129,13 @@ bench-solver: install
 
 # The judge alone, then the player driver's CPU per move; AGAINST=DIR also
 # measures the clinea checkout in DIR (built there with make), interleaved
-# run for run, with the ratios.
+# run for run, with the ratios. The second run prints, among the rest, what
+# stopping and resuming the seats costs a move (ponder off against --ponder).
 bench-judge: install
 	$(PY) benchmarks/judge.py $(if $(AGAINST),--against '$(AGAINST)')
 	$(PY) benchmarks/judge.py --only none --in-process-games 0 --memory-games 0 --games 1000 \
 		--busy 0 1 2 32 --sandbox auto off --same-core auto off --seat-starts 20 --fidelity-games 2000 \
+		--stop-cost-games 1000 \
 		$(if $(COURSE_JUDGE),--course-judge '$(COURSE_JUDGE)' --course-python '$(or $(COURSE_PYTHON),python2)')
 	$(PY) benchmarks/driver.py $(if $(AGAINST),--against '$(AGAINST)')
 

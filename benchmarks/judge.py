@@ -76,6 +76,8 @@ BUSY_LOOP_SOURCE = "int main(void) { volatile unsigned long spin = 0; for (;;) s
 FIDELITY_DELAY_US = 5000
 FIDELITY_TIME_PER_MOVE = 0.01
 PR_SET_CHILD_SUBREAPER = 36
+# The mean length of a random game on 7x6 (random against random)
+MOVES_PER_RANDOM_GAME = 21
 
 
 def cpu_seconds(who: int) -> float:
@@ -482,6 +484,74 @@ def fidelity_figures(args: argparse.Namespace, c_player: str) -> None:
         print(f"  --sandbox {mode:5} {forfeits} time forfeits in {played:,} games ({rate:,.1f} games/s)")
 
 
+def stopping_mechanisms() -> dict[str, tuple[float, float] | None]:
+    """µs a move of each way this machine can stop a seat, on a seat of a
+    sleeping process: {way: (a stop and a resume, two reads of its CPU
+    usage)}, what the judge does per move with ponder off (--ponder: the
+    reads alone); None for a way this machine does not have. Each way is
+    forced by hiding the hierarchies the sandbox would prefer to it."""
+    from unittest import mock
+
+    from clinea.core.relay import STOP_CGROUP_V1, STOP_CGROUP_V2, STOP_SIGNALS
+    from clinea.judge import sandbox as seats
+
+    controller_folder, unified_folder = seats._controller_folder, seats._unified_folder
+    found: dict[str, tuple[float, float] | None] = {}
+    for way, mechanism, hide in (("cgroup v2 cgroup.freeze", STOP_CGROUP_V2, ()),
+                                 ("cgroup v1 freezer", STOP_CGROUP_V1, ("unified",)),
+                                 ("SIGSTOP/SIGCONT to the group", STOP_SIGNALS, ("unified", "freezer"))):
+        with mock.patch.object(seats, "_unified_folder", lambda hide=hide: None if "unified" in hide else
+                               unified_folder()), \
+                mock.patch.object(seats, "_controller_folder", lambda name, hide=hide: None if name in hide else
+                                  controller_folder(name)):
+            sandbox = seats.Sandbox("off")
+            launch = sandbox.launch(["sleep", "60"], None)
+        sleeper = subprocess.Popen(["sleep", "60"], preexec_fn=launch.before_exec, process_group=0)
+        freezer = launch.freezer(sleeper.pid)
+        used = launch.cgroup.freeze[1] if launch.cgroup is not None and launch.cgroup.freeze else STOP_SIGNALS
+        found[way] = None if used != mechanism else (time_per_call(freezer.freeze, freezer.thaw),
+                                                     time_per_call(freezer.cpu, freezer.cpu))
+        freezer.close()
+        sleeper.kill()
+        sleeper.wait()
+        launch.release()
+        sandbox.close()
+    return found
+
+
+def time_per_call(first, then, calls: int = 2000) -> float:
+    """µs of a call of `first` and one of `then`."""
+    start = time.perf_counter()
+    for _ in range(calls):
+        first()
+        then()
+    return 1e6 * (time.perf_counter() - start) / calls
+
+
+def stop_cost_figures(args: argparse.Namespace, c_player: str) -> None:
+    """What stopping and resuming the seats costs a move: per way of
+    stopping, and the judge with the C players, ponder off against --ponder."""
+    print("stopping and resuming a seat (ponder off), per move: a stop, a resume, two reads of its CPU:")
+    for way, cost in stopping_mechanisms().items():
+        if cost is None:
+            print(f"  {way:30} not available here")
+        else:
+            print(f"  {way:30} {cost[0]:7.1f} us a stop and resume, {cost[1]:5.1f} us two CPU reads")
+    runs: dict[str, list[dict]] = {"ponder off": [], "--ponder": []}
+    for _ in range(args.repeats):
+        for label, extra in (("ponder off", []), ("--ponder", ["--ponder"])):
+            argv = [sys.executable, "-m", "clinea", "judge", "--blue_player", c_player, "--red_player", c_player,
+                    "--iterations", str(args.stop_cost_games), "--seed", "1", "--quiet", *extra]
+            runs[label].append(measure_process(argv, args.stop_cost_games))
+    print(f"the judge with the C random players, {args.stop_cost_games} games a run, median of {args.repeats} "
+          "(CPU per game: the judge and the players):")
+    for label, measured in runs.items():
+        print(f"  {label:10} {median(measured, 'rate'):8,.1f} games/s, CPU {median(measured, 'total_ms'):6.2f} ms a game")
+    extra_ms = median(runs["ponder off"], "total_ms") - median(runs["--ponder"], "total_ms")
+    print(f"  ponder off costs {extra_ms:+.3f} ms of CPU a game, {1000 * extra_ms / MOVES_PER_RANDOM_GAME:+.1f} us a "
+          f"move (a random game on 7x6 is about {MOVES_PER_RANDOM_GAME} moves)")
+
+
 def in_process_rate(games: int) -> float:
     from clinea.judge.referee import play_bots
     from clinea.players.random_player import RandomBot
@@ -538,6 +608,9 @@ def main() -> int:
                         help="seats started to measure the sandbox's start-up cost (default 0: not measured)")
     parser.add_argument("--fidelity-games", type=int, default=0, metavar="N",
                         help="games of the time-forfeit count, e.g. 2000 (default 0: not measured)")
+    parser.add_argument("--stop-cost-games", type=int, default=0, metavar="N",
+                        help="games a run of the cost of stopping and resuming seats, ponder off against --ponder, "
+                             "e.g. 1000 (default 0: not measured)")
     parser.add_argument("--measure-runner", metavar="JSON", help=argparse.SUPPRESS)
     args = parser.parse_args()
     sys.stdout.reconfigure(line_buffering=True)  # a long run shows each figure as it comes
@@ -556,9 +629,11 @@ def main() -> int:
     if args.only != ["none"]:
         args.only = [way for way in args.only or WAYS if way != "none"]
         protocol_figures(args)
-    if args.busy or args.seat_starts > 0 or args.fidelity_games > 0:
+    if args.busy or args.seat_starts > 0 or args.fidelity_games > 0 or args.stop_cost_games > 0:
         with tempfile.TemporaryDirectory() as build:
             c_player = compile_c_player(build)
+            if args.stop_cost_games > 0:
+                stop_cost_figures(args, c_player)
             if args.busy:
                 load_figures(args, c_player, compile_busy_loop(build))
             if args.seat_starts > 0:

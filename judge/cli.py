@@ -164,6 +164,11 @@ def build_parser() -> argparse.ArgumentParser:
     more.add_argument("--sandbox", choices=MODES, default="auto",
                       help="confine every seat with bubblewrap: auto (when it works here), strict (refuse to "
                            "play without it), off (limits only, for speed tests) (default: auto)")
+    more.add_argument("--ponder", action="store_true",
+                      help="let both seats think on the other's time, as cutechess and fastchess allow, each with an "
+                           "equal CPU share however many processes it starts (default: ponder off, as CCRL and TCEC "
+                           "play: while one seat thinks, every process of the other is stopped, and resumed when it "
+                           "is told the move; the tally names a seat that used CPU while its opponent thought)")
     more.add_argument("--same-core", choices=("auto", "off"), default="auto",
                       help="auto: each game's judge thread and players share one CPU while the players answer "
                            "within 5 ms (a wake-up across CPUs costs more than a fast player's move; a player that "
@@ -467,7 +472,7 @@ def settings_of(parsed: tuple[argparse.Namespace, list[Player]]) -> dict[str, An
             "game-time": args.game_time, "increment": args.increment, "grace": args.grace, "sprt": args.sprt,
             "sprt-model": args.sprt_model if args.sprt else None, "openings-file": args.openings_file,
             "openings-order": args.openings_order, "tc": {p.name: str(p.time_control) for p in players if p.time_control},
-            "sandbox": args.sandbox, "seat-limits": args.seat_limits.describe()}
+            "sandbox": args.sandbox, "seat-limits": args.seat_limits.describe(), "ponder": args.ponder}
 
 
 def strip_run_options(argv: list[str]) -> list[str]:
@@ -550,7 +555,7 @@ def confinement(parser: argparse.ArgumentParser, args: argparse.Namespace, limit
     """The run's seat sandbox (clinea.judge.sandbox): the results file and
     the logs out of every seat's sight, each seat within `limits`."""
     try:
-        return Sandbox(args.sandbox, limits, tuple(os.path.abspath(path) for path in hidden if path))
+        return Sandbox(args.sandbox, limits, tuple(os.path.abspath(path) for path in hidden if path), args.ponder)
     except SandboxError as error:
         parser.error(str(error))
 

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from time import monotonic
 from typing import IO
 
-from clinea.core.relay import Channel
+from clinea.core.relay import Channel, Freezer
 from clinea.judge import reaper
 from clinea.judge.placement import FAST, Placement
 from clinea.judge.sandbox import Launch
@@ -87,14 +87,16 @@ class _Run:
         # an adopted orphan: starts and sweeps for orphans take turns
         self.children = threading.Lock()
 
-    def start_watchdog(self) -> None:
+    def start_watchdog(self, frozen_under: Sequence[str] = ()) -> None:
+        """Starts the watchdog unless it runs; `frozen_under`: the run's
+        folders of v1's freezer, whose seats it thaws (else they cannot die)."""
         with self.lock:
             if self.watchdog is not None and self.watchdog.poll() is None:
                 return
             reaper.become_subreaper()
             # its own session: a signal to the judge's group does not stop it first;
             # run as a file without site: standard library only, it starts in milliseconds
-            self.watchdog = subprocess.Popen([sys.executable, "-S", reaper.__file__, self.mark],
+            self.watchdog = subprocess.Popen([sys.executable, "-S", reaper.__file__, self.mark, *frozen_under],
                                              stdin=subprocess.PIPE, start_new_session=True)
             try:
                 self.watchdog_start = reaper.start_time(self.watchdog.pid)
@@ -194,8 +196,9 @@ class PlayerProcess:
                  on_stderr: Callable[[str], None] | None = None,
                  on_idle: Callable[[], None] | None = None,
                  launch: Launch | None = None, placement: Placement | None = None):
-        if launch is None or not launch.isolated:
-            RUN.start_watchdog()
+        if launch is None or launch.needs_watchdog:
+            frozen = launch.cgroup.freeze if launch is not None and launch.cgroup is not None else None
+            RUN.start_watchdog([os.path.dirname(os.path.dirname(frozen[0]))] if frozen else [])
         self.launch = launch
         self.seat_mark = f"{RUN.mark}-{next(RUN.seats)}"
         env = dict(os.environ, **{reaper.MARK: self.seat_mark})
@@ -232,6 +235,8 @@ class PlayerProcess:
             self.stderr: IO[bytes] = self.proc.stderr
             self.stdin = self.pipes[0].fileno()
             self.read_from(self.pipes[1].fileno())
+            if launch is not None:
+                self.channel.freezer = launch.freezer(self.pid)
             self.on_stderr = on_stderr
             self.on_idle = on_idle
             self.stderr_tail: collections.deque[str] = collections.deque(maxlen=STDERR_TAIL)
@@ -270,6 +275,13 @@ class PlayerProcess:
         over the same buffer."""
         self.stdout = stdout
         self.channel = Channel(getattr(self, "stdin", -1), stdout, MAX_LINE)
+
+    @property
+    def freezer(self) -> Freezer:
+        """What stops the seat between its turns (ponder off) and reads its
+        CPU; its channel's, which the relay uses (one that stops nothing
+        and measures nothing without a sandbox)."""
+        return self.channel.freezer
 
     def new_game(self) -> None:
         """Starts a new per-game allowance of logged stderr."""
@@ -400,12 +412,16 @@ class PlayerProcess:
         """Kills the player and everything it started but leaves its pipes:
         the seat reading them sees end of output and cleans up as after any
         crash. Safe from another thread than the seat's."""
+        self.freezer.thaw()  # v1's freezer holds a SIGKILL until then
         reaper.kill_all(self.pid, self.seat_mark, spare=(self.pid,))
 
     def kill(self) -> None:
         """Kills the player, its group and everything it started; closes the pipes."""
         if self.placement is not None:
             self.placement.leave(self.pid)
+        # resumed first: v1's freezer holds a SIGKILL until then; and it
+        # stops nothing more (the process group's number may come round)
+        self.freezer.close()
         with RUN.children:
             if self.launch is not None and self.launch.isolated:
                 # bwrap leads the group, its namespace's init in it: once they

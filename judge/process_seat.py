@@ -142,6 +142,7 @@ class ProcessSeat(Seat):
         then kill the group whatever happened (children included)."""
         if self.process is None:
             return
+        self.process.freezer.thaw()
         try:
             self.send("salir")
             self.read_line(QUIT_GRACE)
@@ -210,18 +211,30 @@ class ProcessSeat(Seat):
         self.send(protocol.colours_line(colour), protocol.sizes_line(board.columns, board.rows, board.c, board.p),
                   protocol.first_line(my_turn, board.moves()))
         self.answer_owed = my_turn
+        # the seat not to move stops until it is told a move (ponder off)
+        self.running.freezer.start_game(my_turn)
+
+    def resume(self) -> None:
+        self.running.freezer.begin_turn()
+
+    @property
+    def answer_cpu(self) -> tuple[float | None, float | None]:
+        freezer = self.running.freezer
+        return (freezer.used if freezer.used >= 0 else None, freezer.waited if freezer.waited >= 0 else None)
 
     def ask(self, board: Board, last: int | None, timeout: float | None) -> object:
         self.answer_owed = False
         if last is not None:
             # after `vos` the answer comes unasked; anything before a column we send is extra
             self.check_quiet()
+            self.resume()
             self.send(str(last))
         return self.answer(timeout)
 
     def answer(self, timeout: float | None, elapsed: float = 0.0) -> object:
         self.answer_owed = False
         line = self.read_line(timeout, elapsed)
+        self.running.freezer.end_turn()
         self.startup = 0.0
         try:
             return protocol.parse_answer(line)
@@ -230,19 +243,20 @@ class ProcessSeat(Seat):
 
     def relay_moves(self, opponent: Seat, board: Board, last: int | None,
                     allowed: tuple[float | None, float | None],
-                    times: list[float]) -> tuple[int, bool, float] | None:
+                    times: list[float], cpu: list[tuple[float | None, float | None]]) -> tuple[int, bool, float] | None:
         if not isinstance(opponent, ProcessSeat) or self.process is None or opponent.process is None:
             return None
         startup = array("d", (self.startup, opponent.startup))
-        spent = array("d", bytes(8 * (board.max_moves - board.moves_played)))
+        spent, used, waited = (array("d", bytes(8 * (board.max_moves - board.moves_played))) for _ in range(3))
         spin, patience = self.process.waiting(spin_choice.spin)
         played, status, elapsed = relay(board, self.process.channel, opponent.process.channel, COLUMN_LINES,
                                         -1 if last is None else last,
                                         array("d", (-1.0 if a is None else a for a in allowed)), startup,
-                                        spin, patience, spent)
+                                        spin, patience, spent, used, waited)
         if spin:
             spin_choice.after_relay((self.process.pid, opponent.process.pid))
         times.extend(spent[:played])
+        cpu.extend((a if a >= 0 else None, b if b >= 0 else None) for a, b in zip(used[:played], waited[:played]))
         for seat, grace in zip((self, opponent), startup):
             seat.startup = grace
             seat.running.answered = seat.running.answered or not grace
@@ -260,6 +274,8 @@ class ProcessSeat(Seat):
                 self.pending.extend([f"> {entry - 1}" if entry > 0 else f"< {-entry - 1}" for entry in entries])
 
     def tell(self, word: str) -> None:
+        if self.process is not None:
+            self.process.freezer.thaw()
         try:
             if self.answer_owed:
                 # the opponent forfeited before this player's first move was

@@ -59,7 +59,7 @@ class RayTable:
 
     def __init__(self, players: Sequence[Player], rules: Rules, clock_factory: Callable[[], Clock],
                  concurrency: int, log_dir: str | None, index: int, cwd: str | None,
-                 sandbox: tuple[str, SeatLimits, tuple[str, ...]] | None = None):
+                 sandbox: tuple[str, SeatLimits, tuple[str, ...], bool] | None = None):
         if cwd is not None:
             os.chdir(cwd)
         # the sandbox is made again here: whether bwrap works is this node's question
@@ -165,7 +165,7 @@ class RayRunner:
                  clock_factory: Callable[[], Clock], concurrency: int | None = None,
                  log_dir: str | None = None, sandbox: Sandbox | None = None):
         self.address = address
-        self.sandbox = None if sandbox is None else (sandbox.mode, sandbox.limits, sandbox.hidden)
+        self.sandbox = None if sandbox is None else (sandbox.mode, sandbox.limits, sandbox.hidden, sandbox.ponder)
         self.players = list(players)
         self.rules = rules
         self.clock_factory = clock_factory

@@ -174,16 +174,41 @@ def kill_all(root: int | None, mark: str, prefix: bool = False, spare: tuple[int
             return
 
 
-def watch(run: str) -> None:
-    """The watchdog: wait for end of input, then kill the run's processes."""
+def thaw_seats(base: str) -> None:
+    """Resumes every seat frozen under the run's freezer folder `base` (v1's
+    freezer, or v2's): a frozen process dies of SIGKILL only once resumed
+    under v1, and a SIGKILL the judge's death sent is pending there."""
+    try:
+        seats = [entry.path for entry in os.scandir(base) if entry.is_dir()]
+    except OSError:
+        return
+    for seat in seats:
+        for name, value in (("freezer.state", b"THAWED"), ("cgroup.freeze", b"0")):
+            try:
+                fd = os.open(os.path.join(seat, name), os.O_WRONLY)
+            except OSError:
+                continue
+            try:
+                os.write(fd, value)
+            except OSError:
+                pass
+            finally:
+                os.close(fd)
+
+
+def watch(run: str, frozen_under: list[str]) -> None:
+    """The watchdog: wait for end of input, then resume the run's frozen
+    seats and kill the run's processes."""
     handle_signal(SIGINT, SIG_IGN)  # Ctrl-C is the judge's to handle
     try:
         while sys.stdin.buffer.read(4096):
             pass
     except OSError:
         pass
+    for base in frozen_under:
+        thaw_seats(base)
     kill_all(None, run + "-", prefix=True)
 
 
 if __name__ == "__main__":
-    watch(sys.argv[1])
+    watch(sys.argv[1], sys.argv[2:])

@@ -31,8 +31,12 @@ class GameRecord:
     board, second); `winner` and `forfeit` are player names or None; `end`
     says how it ended and `detail` what happened in a forfeit ("column 9
     out of range 0..6"); `times[i]` is the thinking time of
-    `moves[len(opening) + i]`. The results file keeps `end` and `detail`
-    as one "reason" ("connect", "draw", "KIND: detail"), as it always did."""
+    `moves[len(opening) + i]`, `cpu[i]` the CPU seconds its seat's processes
+    used for it and `waited[i]` those they used while the seat waited to be
+    told the move before (the opponent's turn; None where not measured,
+    both empty for a game with no seat measured). The results file keeps
+    `end` and `detail` as one "reason" ("connect", "draw", "KIND:
+    detail"), as it always did."""
     id: str
     columns: int
     rows: int
@@ -47,6 +51,8 @@ class GameRecord:
     end: End
     detail: str
     forfeit: str | None
+    cpu: tuple[float | None, ...] = ()
+    waited: tuple[float | None, ...] = ()
 
     @property
     def reason(self) -> str:
@@ -57,7 +63,8 @@ class GameRecord:
         return {"id": self.id, "columns": self.columns, "rows": self.rows, "c": self.c, "p": self.p,
                 "players": list(self.players), "colours": list(self.colours), "opening": list(self.opening),
                 "moves": list(self.moves), "times": list(self.times), "winner": self.winner,
-                "reason": self.reason, "forfeit": self.forfeit}
+                "reason": self.reason, "forfeit": self.forfeit,
+                **({"cpu": list(self.cpu), "waited": list(self.waited)} if self.cpu else {})}
 
     @classmethod
     def from_json(cls, data: object) -> GameRecord:
@@ -83,6 +90,7 @@ class GameRecord:
                 raise ValueError(f"{name!r} holds something other than columns")
         if not all(isinstance(t, (int, float)) and not isinstance(t, bool) for t in data["times"]):
             raise ValueError("'times' holds something other than seconds")
+        cpu = {name: _seconds_or_none(data, name) for name in _CPU_FIELDS}
         kind, _, detail = data["reason"].partition(": ")
         try:
             end = End(kind)
@@ -90,4 +98,16 @@ class GameRecord:
             raise ValueError(f"'reason' is {data['reason']!r:.60}: expected one of {', '.join(End)}") from None
         return cls(data["id"], data["columns"], data["rows"], data["c"], data["p"], players, colours,
                    tuple(data["opening"]), tuple(data["moves"]), tuple(float(t) for t in data["times"]),
-                   data["winner"], end, detail, data["forfeit"])
+                   data["winner"], end, detail, data["forfeit"], cpu["cpu"], cpu["waited"])
+
+
+# the optional fields of the CPU a game's answers used (from clinea 45 on)
+_CPU_FIELDS = ("cpu", "waited")
+
+
+def _seconds_or_none(data: dict[str, Any], name: str) -> tuple[float | None, ...]:
+    values = data.get(name, [])
+    if not isinstance(values, list) or len(values) > len(data["times"]) or not all(
+            value is None or (isinstance(value, (int, float)) and not isinstance(value, bool)) for value in values):
+        raise ValueError(f"{name!r} holds something other than seconds, one per move at most")
+    return tuple(None if value is None else float(value) for value in values)

@@ -45,7 +45,10 @@ class GameResult:
     None for a draw; `end` says how it ended and `detail` what happened in a
     forfeit ("column 9 out of range 0..6"); `moves` are 0-based columns
     including the opening; `times[i]` is the thinking time in seconds of
-    `moves[len(opening) + i]`; `forfeit` is the offender's index or None.
+    `moves[len(opening) + i]`, `cpu[i]` the CPU seconds its seat used for
+    it and those it used while it waited to be told the move before
+    (None: not measured, see Seat.answer_cpu); `forfeit` is the offender's
+    index or None.
     """
     winner: int | None
     end: End
@@ -54,6 +57,7 @@ class GameResult:
     opening: int = 0
     forfeit: int | None = None
     detail: str = ""
+    cpu: list[tuple[float | None, float | None]] = field(default_factory=list)
 
     @property
     def reason(self) -> str:
@@ -62,8 +66,9 @@ class GameResult:
         return f"{self.end}: {self.detail}" if self.detail else str(self.end)
 
     @classmethod
-    def forfeited(cls, side: int, error: Forfeit, moves: list[int], times: list[float], opening: int) -> GameResult:
-        return cls(1 - side, error.kind, moves, times, opening, side, error.detail)
+    def forfeited(cls, side: int, error: Forfeit, moves: list[int], times: list[float], opening: int,
+                  cpu: list[tuple[float | None, float | None]] | None = None) -> GameResult:
+        return cls(1 - side, error.kind, moves, times, opening, side, error.detail, cpu or [])
 
 
 @dataclass(frozen=True)
@@ -143,6 +148,16 @@ class Seat:
         `last` (None at the first move of the seat). Raises Forfeit."""
         raise NotImplementedError
 
+    def resume(self) -> None:
+        """The seat is about to be told the opponent's move: a seat stopped
+        while the opponent thought runs again (before its clock starts)."""
+
+    @property
+    def answer_cpu(self) -> tuple[float | None, float | None]:
+        """The CPU seconds of the seat's last answer, and those it used
+        while it waited to be asked it (None: not measured)."""
+        return None, None
+
     def answer(self, timeout: float | None, elapsed: float) -> object:
         """The answer to the question `relay_moves` asked `elapsed` seconds
         ago, read and judged as `ask` does. Raises Forfeit."""
@@ -150,12 +165,13 @@ class Seat:
 
     def relay_moves(self, opponent: Seat, board: Board, last: int | None,
                     allowed: tuple[float | None, float | None],
-                    times: list[float]) -> tuple[int, bool, float] | None:
+                    times: list[float], cpu: list[tuple[float | None, float | None]]) -> tuple[int, bool, float] | None:
         """Plays the moves of this seat (the first player) and `opponent` on
         `board` without the referee, while they need no judgement: what
         two player programs do through clinea.core.relay. `last` is the
         column the side to move was not told yet; `allowed` the time each
-        may take; the moves' times go to `times`. Returns None when it
+        may take; the moves' times go to `times`, their CPU to `cpu` (as
+        Seat.answer_cpu says it). Returns None when it
         cannot (the default), else (played, asked, elapsed): `asked` says
         the side to move was asked `elapsed` seconds ago, for `answer`."""
         return None
@@ -218,13 +234,14 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
     clock.reset()
     limited = clock.timed  # skip the clock when there is none
     times: list[float] = []
+    cpu: list[tuple[float | None, float | None]] = []
     perf = time.perf_counter
 
     def forfeit(side: int, error: Forfeit, opponent_started: bool = True) -> GameResult:
         seats[side].forfeited()
         if opponent_started:
             seats[1 - side].tell(WON)
-        return GameResult.forfeited(side, error, board.moves(), times, len(opening))
+        return GameResult.forfeited(side, error, board.moves(), times, len(opening), cpu)
 
     for me in (0, 1):
         try:
@@ -239,7 +256,7 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         asked = None
         if relaying:
             allowances = [clock.allowed(side) if limited and seats[side].timed else None for side in (0, 1)]
-            relayed = seats[0].relay_moves(seats[1], board, last, (allowances[0], allowances[1]), times)
+            relayed = seats[0].relay_moves(seats[1], board, last, (allowances[0], allowances[1]), times, cpu)
             if relayed is None:
                 relaying = False
             else:
@@ -253,8 +270,12 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         side = board.moves_played & 1
         seat = seats[side]
         allowed = clock.allowed(side) if limited and seat.timed else None
-        if allowed is not None and seat.startup:
-            allowed += seat.startup
+        # a fresh process's first answer: up to `startup` of it is loading, not thinking
+        loading = seat.startup
+        if allowed is not None and loading:
+            allowed += loading
+        if asked is None:
+            seat.resume()
         start = perf()
         try:
             if asked is None:
@@ -277,8 +298,9 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
         except Forfeit as error:
             return forfeit(side, error)
         if clock.left:
-            clock.spend(side, spent)
+            clock.spend(side, max(0.0, spent - loading))
         times.append(spent)
+        cpu.append(seat.answer_cpu)
         last = column
         if on_move is not None:
             on_move(board)
@@ -286,10 +308,10 @@ def referee(seats: Sequence[Seat], board: Board, opening: Sequence[int] = (),
     if winner is None:
         seats[0].tell(DRAWN)
         seats[1].tell(DRAWN)
-        return GameResult(None, DRAW, board.moves(), times, len(opening))
+        return GameResult(None, DRAW, board.moves(), times, len(opening), cpu=cpu)
     seats[winner].tell(WON)
     seats[1 - winner].tell(LOST)
-    return GameResult(winner, CONNECT, board.moves(), times, len(opening))
+    return GameResult(winner, CONNECT, board.moves(), times, len(opening), cpu=cpu)
 
 
 def play_bots(first: Bot, second: Bot, columns: int, rows: int, c: int, p: int,

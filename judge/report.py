@@ -70,6 +70,10 @@ class PlayerStats:
     # the full reason of the last forfeit of each kind: the summary says why
     forfeit_reasons: dict[str, str] = field(default_factory=dict)
     times: MoveTimes = field(default_factory=MoveTimes)
+    # the CPU its processes used for its answers, and while it waited for
+    # its opponent's (the moves whose CPU was measured)
+    cpu: MoveTimes = field(default_factory=MoveTimes)
+    waited: MoveTimes = field(default_factory=MoveTimes)
     against: dict[str, Tally] = field(default_factory=lambda: collections.defaultdict(Tally))
 
 
@@ -114,7 +118,11 @@ class Standings:
                 stats.forfeits[rec.end] += 1
                 stats.forfeit_reasons[rec.end] = rec.reason
             # times[i] belongs to ply len(opening) + i; the first player owns the even plies
-            stats.times.add(rec.times[(index - len(rec.opening)) % 2::2])
+            own = slice((index - len(rec.opening)) % 2, None, 2)
+            stats.times.add(rec.times[own])
+            if rec.cpu:
+                stats.cpu.add([t for t in rec.cpu[own] if t is not None])
+                stats.waited.add([t for t in rec.waited[own] if t is not None])
 
     def add_to_pair(self, rec: GameRecord) -> None:
         """Counts a pair once both its games are in: same opening, the
@@ -174,7 +182,22 @@ def player_lines(name: str, stats: PlayerStats) -> list[str]:
     if stats.times.count:
         mean = stats.times.total / stats.times.count
         lines.append(f"  time/move: mean {1000 * mean:.1f} ms, max {1000 * stats.times.longest:.1f} ms")
+    if stats.cpu.count:
+        mean = stats.cpu.total / stats.cpu.count
+        lines.append(f"  cpu/move : mean {1000 * mean:.1f} ms, max {1000 * stats.cpu.longest:.1f} ms "
+                     "(all its processes)")
+    if stats.waited.total > max(WAITED_NOTICE, WAITED_SHARE * stats.cpu.total):
+        lines.append(f"  used {stats.waited.total:.3f} s of CPU while its opponent thought ({stats.waited.count} "
+                     f"moves): it pondered (--ponder), or its processes ran while they should have been stopped")
     return lines
+
+
+# A player is named for the CPU it used while its opponent thought past
+# this many seconds and this share of the CPU of its own answers: with
+# ponder off a seat uses none but in the millisecond before its stop
+# (clinea.core.relay's STOP_AFTER), where only many processes add up.
+WAITED_NOTICE = 0.05
+WAITED_SHARE = 0.05
 
 
 def quote_reason(reason: str, limit: int = 300) -> str:

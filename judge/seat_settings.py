@@ -45,6 +45,7 @@ class SeatSettings:
     sandbox: str
     limits: SeatLimits
     controls: dict[str, str] = field(default_factory=dict)
+    ponder: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return asdict(self)
@@ -97,15 +98,24 @@ def recorded(args: argparse.Namespace, players: Sequence[Player], limits: SeatLi
     return SeatSettings(os.getcwd(), {player.name: player.command for player in players},
                         args.time_per_move or None, args.game_time, args.increment, args.grace, startup_grace,
                         args.sandbox, limits,
-                        {player.name: str(player.time_control) for player in players if player.time_control})
+                        {player.name: str(player.time_control) for player in players if player.time_control},
+                        args.ponder)
 
 
 def from_header(header: dict[str, Any]) -> SeatSettings:
-    """The settings a run header keeps, or for a header of an older clinea,
-    those its argv gives today. ValueError names what is wrong; an argv
-    this judge refuses (a program that is gone) exits as the judge does."""
+    """The settings a run header keeps; for a league's, those its folder
+    gives now; for a header of an older clinea, those its argv gives
+    today. ValueError names what is wrong; an argv this judge refuses (a
+    program that is gone) exits as the judge does."""
     if KEY in header:
         return SeatSettings.from_json(header[KEY])
+    if isinstance(header.get("league"), dict) and len(header["argv"]) == 2:
+        from clinea.arena.league.folder import replay_settings  # a league's header: ["league", FOLDER]
+
+        try:
+            return replay_settings(header["argv"][1])
+        except OSError as error:
+            raise ValueError(f"its league folder {header['argv'][1]}: {error}") from None
     from clinea.judge.cli import run_settings  # the judge's parser: only for old files
 
     return run_settings(header["argv"])

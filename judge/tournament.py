@@ -130,7 +130,17 @@ def record(spec: GameSpec, rules: Rules, result: GameResult) -> GameRecord:
     return GameRecord(spec.id, *rules, names, spec.colours, tuple(spec.opening), tuple(result.moves),
                       tuple(round(t, 6) for t in result.times),
                       None if result.winner is None else names[result.winner], result.end, result.detail,
-                      None if result.forfeit is None else names[result.forfeit])
+                      None if result.forfeit is None else names[result.forfeit],
+                      *measured_cpu(result))
+
+
+def measured_cpu(result: GameResult) -> tuple[tuple[float | None, ...], tuple[float | None, ...]]:
+    """(cpu, waited) of the record, to the microsecond; both empty where no
+    answer's CPU was measured (an in-process bot, a seat with no cgroup)."""
+    if not any(used is not None or waited is not None for used, waited in result.cpu):
+        return (), ()
+    cpu, waited = zip(*result.cpu, strict=True)
+    return tuple(None if t is None else round(t, 6) for t in cpu), tuple(None if t is None else round(t, 6) for t in waited)
 
 
 def play_game(seats: dict[str, Seat], spec: GameSpec, rules: Rules, clock: Clock,

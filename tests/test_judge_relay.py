@@ -178,7 +178,7 @@ def test_relay_stops_where_the_referee_must_judge():
     ends = [os.pipe() for _ in range(4)]  # judge->p0, p0->judge, judge->p1, p1->judge
     first, second = Channel(ends[0][1], ends[1][0], MAX_LINE), Channel(ends[2][1], ends[3][0], MAX_LINE)
     board = Board(7, 6, 4, 21)
-    times = array("d", bytes(8 * 42))
+    times, cpu, waited = (array("d", bytes(8 * 42)) for _ in range(3))
     limits, startup = array("d", (5.0, 5.0)), array("d", (0.0, 0.0))
     os.write(ends[1][1], b"3\n")
     told = []
@@ -189,7 +189,7 @@ def test_relay_stops_where_the_referee_must_judge():
 
     answering = threading.Thread(target=second_player)
     answering.start()
-    played, status, elapsed = relay(board, first, second, lines, -1, limits, startup, 0.0, 0.2, times)
+    played, status, elapsed = relay(board, first, second, lines, -1, limits, startup, 0.0, 0.2, times, cpu, waited)
     answering.join()
     assert (played, status) == (1, ASKED) and board.moves() == [3] and told == [b"3\n"]
     assert second.unread() == b"+4\n" and elapsed >= 0
@@ -197,7 +197,7 @@ def test_relay_stops_where_the_referee_must_judge():
     second.take_line()
     board.play(4)
     os.write(ends[1][1], b"1\n")  # written before player 0 is told 4: extra output
-    played, status, _ = relay(board, first, second, lines, 4, limits, startup, 0.0, 0.2, times)
+    played, status, _ = relay(board, first, second, lines, 4, limits, startup, 0.0, 0.2, times, cpu, waited)
     assert (played, status) == (0, UNASKED) and first.buffered == 0 and first.take_exchanges() == []
     assert first.readable(0.0, 0.0, 0.0)  # nothing was taken or told: the referee's check_quiet judges it
     for pair in ends:

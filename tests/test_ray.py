@@ -25,13 +25,15 @@ PLAYERS = os.path.join(REPO, "players")
 
 
 def comparable(path) -> list[dict]:
-    """A results file's games by id, without the thinking times (machine noise)."""
-    return sorted(({k: v for k, v in game.items() if k not in ("times", "seal")} for game in records(path)),
+    """A results file's games by id, without the thinking times and their CPU (machine noise)."""
+    return sorted(({k: v for k, v in game.items() if k not in ("times", "cpu", "waited", "seal")}
+                   for game in records(path)),
                   key=lambda game: game["id"])
 
 
 def tally(stdout: str) -> list[str]:
-    return [line for line in stdout.splitlines() if "time/move" not in line]
+    return [line for line in stdout.splitlines()
+            if not any(noise in line for noise in ("time/move", "cpu/move", "of CPU while its opponent thought"))]
 
 
 def test_tournament_of_programs_on_ray_matches_local(ray_address, tmp_path):
@@ -44,6 +46,8 @@ def test_tournament_of_programs_on_ray_matches_local(ray_address, tmp_path):
     on_ray = run_judge([*options, "--ray", ray_address, "--results", str(tmp_path / "ray.jsonl"),
                         "--log-dir", str(tmp_path / "logs")], timeout=120)
     assert on_ray.returncode == 0, on_ray.stderr
+    # the seats on Ray are stopped and measured as local ones (ponder off by default)
+    assert all(game.get("cpu") for game in records(tmp_path / "ray.jsonl"))
     games = comparable(tmp_path / "ray.jsonl")
     assert len(games) == 12 and len({game["id"] for game in games}) == 12
     assert games == comparable(tmp_path / "local.jsonl")

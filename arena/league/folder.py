@@ -22,10 +22,13 @@ import sys
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from clinea.bounded import KIB, read_text
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
+
+if TYPE_CHECKING:  # the judge's modules import nothing of the league
+    from clinea.judge.seat_settings import SeatSettings
 
 CONFIG = "league.toml"
 #: a config is a few lines: more than this is not one
@@ -275,3 +278,26 @@ class FolderWatch:
         if key not in self.warned:
             self.warned.add(key)
             print(f"clinea league: {text}", file=sys.stderr, flush=True)
+
+
+def replay_settings(folder: str) -> SeatSettings:
+    """How `clinea replay` starts a seat of one of the league's games: the
+    league's clock and sandbox (its seats' limits are the judge's
+    defaults), each player's command as the folder and league.toml name
+    it now (a league's header is written once, before most bots came)."""
+    from clinea.judge.process_seat import STARTUP_GRACE
+    from clinea.judge.referee import Clock
+    from clinea.judge.sandbox import SeatLimits
+    from clinea.judge.seat_settings import SeatSettings
+
+    settings = read_settings(folder)
+    commands: dict[str, list[str] | None] = {
+        name: registered_command(line) for name, line in {**settings.baselines, **settings.players}.items()}
+    with os.scandir(folder) as entries:
+        for entry in entries:
+            found = bot_in(folder, entry)
+            if found is not None:
+                commands[found.name] = list(found.command)
+    return SeatSettings(os.path.abspath(folder), commands, settings.time_per_move, None, 0.0, Clock().grace,
+                        STARTUP_GRACE, settings.sandbox, SeatLimits())
+

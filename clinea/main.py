@@ -22,7 +22,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "check-book": ("clinea.solving.book_check", "check the shipped 7x6 opening book against the solver: a sample and strong's reads"),
     "export": ("clinea.bridges.export", "write a player as a single-file Kaggle ConnectX agent (pure Python)"),
     "analyze": ("clinea.arena.analyze", "replay judged games with the solver: every move's value, the blunders, a plot"),
-    "replay": ("clinea.judge.replay", "play one seat of a judged game again with the lines it got: its answers, stderr, verdict"),
+    "replay": ("clinea.arena.judge_command:replay", "play one seat of a judged game again with the lines it got: its answers, stderr, verdict"),
     "view": ("clinea.arena.view", "write a results file's games as one HTML replay page, every move valued by the solver"),
     "league": ("clinea.arena.league", "run a folder of bots as a league rated against fixed baselines (Elo, 95 % intervals)"),
     "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
@@ -52,8 +52,9 @@ def main(argv: list[str] | None = None) -> int:
     if not argv or argv[0] not in COMMANDS:
         parser.parse_args(argv or ["--help"])
         return 2
-    module = importlib.import_module(COMMANDS[argv[0]][0])
-    tool: Callable[[list[str]], int] = module.main  # every tool's entry point: main(argv) -> exit status
+    module, _, function = COMMANDS[argv[0]][0].partition(":")
+    # every tool's entry point: main(argv) -> exit status, or the function named after the colon
+    tool: Callable[[list[str]], int] = getattr(importlib.import_module(module), function or "main")
     return tool(argv[1:])
 
 

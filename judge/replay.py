@@ -25,6 +25,7 @@ import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from clinea.core import Board
 from clinea.judge import seat_settings
@@ -214,14 +215,17 @@ def choose_seat(parser: argparse.ArgumentParser, record: GameRecord, name: str |
     return record.players.index(name)
 
 
-def main(argv: Sequence[str] | None = None) -> int:
+def main(argv: Sequence[str] | None = None,
+         settings_of: Callable[[dict[str, Any]], SeatSettings] = seat_settings.from_header) -> int:
+    """`clinea replay`; `settings_of` reads a run header's seat settings
+    (the arena's command also knows a league's)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     if not 1 <= args.repeat <= 1000:
         parser.error(f"--repeat {args.repeat} is out of range: allowed 1..1000")
     try:
         header, record, sealed = find_game(args.results, args.game)
-        settings = seat_settings.from_header(header)
+        settings = settings_of(header)
     except ResultsError as error:
         parser.error(str(error))
     except LookupError:

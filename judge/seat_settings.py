@@ -103,19 +103,12 @@ def recorded(args: argparse.Namespace, players: Sequence[Player], limits: SeatLi
 
 
 def from_header(header: dict[str, Any]) -> SeatSettings:
-    """The settings a run header keeps; for a league's, those its folder
-    gives now; for a header of an older clinea, those its argv gives
-    today. ValueError names what is wrong; an argv this judge refuses (a
-    program that is gone) exits as the judge does."""
+    """The settings a run header keeps; for a header of an older clinea,
+    those its argv gives today. ValueError names what is wrong; an argv
+    this judge refuses (a program that is gone) exits as the judge does.
+    (A league's header names its folder: clinea.arena.commands reads it.)"""
     if KEY in header:
         return SeatSettings.from_json(header[KEY])
-    if isinstance(header.get("league"), dict) and len(header["argv"]) == 2:
-        from clinea.arena.league.folder import replay_settings  # a league's header: ["league", FOLDER]
-
-        try:
-            return replay_settings(header["argv"][1])
-        except OSError as error:
-            raise ValueError(f"its league folder {header['argv'][1]}: {error}") from None
     from clinea.judge.cli import run_settings  # the judge's parser: only for old files
 
     return run_settings(header["argv"])

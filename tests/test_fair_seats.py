@@ -263,7 +263,7 @@ def test_isolated_seats_without_a_cgroup_have_a_watchdog(tmp_path):
 def test_a_league_game_replays_with_clinea_replay(tmp_path, capsys):
     from test_league import CONFIG, lines, start, wait_for
 
-    from clinea.judge.replay import main as replay_main
+    from clinea.arena.judge_command import replay as replay_main
 
     folder = tmp_path / "league"
     folder.mkdir()

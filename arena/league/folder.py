@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from clinea.bounded import KIB, read_text
 from clinea.core import MAX_SIDE, MAX_TOKENS, Rules
+from clinea.players import registry
 
 if TYPE_CHECKING:  # the judge's modules import nothing of the league
     from clinea.judge.seat_settings import SeatSettings
@@ -176,9 +177,7 @@ def checked(path: str, key: str, value: Any) -> Any:
 
 def players_table(path: str, table: str, content: dict[str, Any]) -> dict[str, str]:
     """[players] or [baselines]: name = "registered-player OPTIONS"."""
-    from clinea.players.registry import players
-
-    registered = players()
+    registered = registry.players()
     out = {}
     for name, line in content.items():
         if not NAME.match(name):
@@ -192,8 +191,12 @@ def players_table(path: str, table: str, content: dict[str, Any]) -> dict[str, s
 
 
 def registered_command(line: str) -> list[str]:
-    """How the judge runs a registered player with its options."""
-    return [sys.executable, "-m", "clinea.players", *shlex.split(line)]
+    """How the judge runs a registered player with its options (a line
+    read_settings checked names one)."""
+    command = registry.registered_command(shlex.split(line))
+    if command is None:
+        raise LeagueError(f"{line!r}: not a registered player")
+    return command
 
 
 @dataclass(frozen=True)

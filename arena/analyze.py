@@ -18,7 +18,7 @@ from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.judge.results import ResultsError, read_header, read_records
 from clinea.judge.seat_settings import shown_names
-from clinea.players.options import add_board_options, bounded_float
+from clinea.players.options import add_board_options, bounded_float, command_parser
 from clinea.progress import progress_bar
 from clinea.solving.solve import position
 
@@ -41,10 +41,9 @@ class AnalyzeError(ValueError):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea analyze",
-        description="Replay games with the exact solver and mark every move.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea analyze",
+                            "Replay games with the exact solver and mark every move.",
+                            EPILOG)
     parser.add_argument("games", metavar="RESULTS.jsonl|MOVES",
                         help="a results file of `clinea judge --results`, or one game as 1-based moves")
     add_board_options(parser, what="for MOVES")

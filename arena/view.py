@@ -30,6 +30,7 @@ from clinea.core.timeman import Limits
 from clinea.judge.record import GameRecord
 from clinea.judge.results import ResultsError, read_header, read_records
 from clinea.judge.seat_settings import shown_names
+from clinea.players.options import command_parser
 from clinea.progress import progress_bar
 
 #: seconds the solver may spend on one position before the page shows the
@@ -62,11 +63,10 @@ class ViewError(ValueError):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea view",
-        description="Write the games of a results file as one self-contained HTML replay page, "
-                    "every move valued by the exact solver.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea view",
+                            "Write the games of a results file as one self-contained HTML replay page, "
+                            "every move valued by the exact solver.",
+                            EPILOG)
     parser.add_argument("results", metavar="RESULTS.jsonl", help="a results file of `clinea judge --results`")
     parser.add_argument("-o", "--output", metavar="FILE.html",
                         help="where to write the page (default: RESULTS with .html for .jsonl)")

@@ -21,6 +21,7 @@ import sys
 from clinea import __version__
 from clinea.bridges.kaggle_book import stored_book
 from clinea.bridges.kaggle_check import failed, play_episodes, summary
+from clinea.players.options import command_parser
 
 EXPORTABLE = {
     "best": "kaggle_agent_best.py",
@@ -83,15 +84,13 @@ def check(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea export",
-        description="Write a clinea player as a single-file Kaggle ConnectX agent (pure Python).",
-        epilog="players: " + ", ".join(EXPORTABLE) + " (the others need the compiled core)\n"
-               "examples:\n  clinea export kaggle -o main.py\n"
-               "  clinea export kaggle --check main.py --board 7x6x4 --opponent negamax --episodes 2\n"
-               "  python -c \"from kaggle_environments import evaluate; "
-               "print(evaluate('connectx', ['main.py', 'random'], {'rows': 4, 'columns': 5, 'inarow': 3}))\"",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea export",
+                            "Write a clinea player as a single-file Kaggle ConnectX agent (pure Python).",
+                            "players: " + ", ".join(EXPORTABLE) + " (the others need the compiled core)\n"
+                            "examples:\n  clinea export kaggle -o main.py\n"
+                            "  clinea export kaggle --check main.py --board 7x6x4 --opponent negamax --episodes 2\n"
+                            "  python -c \"from kaggle_environments import evaluate; "
+                            "print(evaluate('connectx', ['main.py', 'random'], {'rows': 4, 'columns': 5, 'inarow': 3}))\"")
     parser.add_argument("target", choices=["kaggle"], help="where the agent goes: kaggle (ConnectX)")
     parser.add_argument("player", nargs="?", default="best",
                         help="the player to export: " + ", ".join(EXPORTABLE) + " (default best)")

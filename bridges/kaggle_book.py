@@ -17,7 +17,6 @@ perfect.
 """
 from __future__ import annotations
 
-import argparse
 import importlib.resources
 import sys
 import time
@@ -29,6 +28,7 @@ from clinea.bridges.kaggle import kaggle_board
 from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.core.timeman import unbounded
+from clinea.players.options import command_parser
 
 BOOK_FILE = "kaggle_book_7x6.txt"
 #: the stored book's header line: "plies N", N the most stones of a position in it
@@ -115,11 +115,9 @@ def stored_book() -> tuple[int, str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(
-        prog="python -m clinea.bridges.kaggle_book",
-        description="Compute the 7x6 opening book of the exported Kaggle agent with clinea's solver.",
-        epilog="example:\n  python -m clinea.bridges.kaggle_book --plies 12 --first-plies 18",
-        formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("python -m clinea.bridges.kaggle_book",
+                            "Compute the 7x6 opening book of the exported Kaggle agent with clinea's solver.",
+                            "example:\n  python -m clinea.bridges.kaggle_book --plies 12 --first-plies 18")
     parser.add_argument("--plies", type=int, default=12, help="moving second: book positions with up to this "
                                                              "many stones (allowed 0..16, default 12)")
     parser.add_argument("--first-plies", type=int, default=FIRST_PLIES,

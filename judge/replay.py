@@ -36,6 +36,7 @@ from clinea.judge.referee import Seat, referee
 from clinea.judge.results import ResultsError, find_game, key_path
 from clinea.judge.sandbox import Sandbox, SandboxError, program_folders
 from clinea.judge.seat_settings import SeatSettings
+from clinea.players.options import command_parser
 
 # The verdict of a replay that played the seat's moves as in the game, up
 # to where it was asked to stop or the opponent's forfeit ended the game.
@@ -184,12 +185,11 @@ def exit_words(status: int | None) -> str:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea replay",
-        description="Play one seat of a judged game again: its program gets exactly the lines it got in "
-                    "that game, under the same limits; shows what it answered, its stderr, its exit status "
-                    "and whether it ended as in the game.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea replay",
+                            "Play one seat of a judged game again: its program gets exactly the lines it got in "
+                            "that game, under the same limits; shows what it answered, its stderr, its exit status "
+                            "and whether it ended as in the game.",
+                            EPILOG)
     parser.add_argument("results", metavar="RESULTS.jsonl", help="a results file of clinea judge --results")
     parser.add_argument("game", metavar="GAME", help="the game's id in the file")
     parser.add_argument("--seat", metavar="NAME",

@@ -52,6 +52,7 @@ from clinea.judge.report import points_of
 from clinea.judge.results import ResultLog, ResultsError
 from clinea.judge.sandbox import Sandbox, SandboxError, SeatLimits
 from clinea.judge.tournament import GameSpec, Player, Runner
+from clinea.players.options import command_parser
 
 if TYPE_CHECKING:  # the page's code is loaded when a page is written
     from clinea.arena.view import Page
@@ -369,11 +370,10 @@ def write_whole(path: str, content: str) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="clinea league",
-        description="Run a folder of bots as a league: every bot dropped in is rated against fixed-rating "
-                    "baselines on the judge's sandboxed seats; standings with Elo and 95 % intervals.",
-        epilog=EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = command_parser("clinea league",
+                            "Run a folder of bots as a league: every bot dropped in is rated against fixed-rating "
+                            "baselines on the judge's sandboxed seats; standings with Elo and 95 % intervals.",
+                            EPILOG)
     parser.add_argument("folder", metavar="DIR", nargs="?", help="the league's folder")
     parser.add_argument("--example-config", action="store_true",
                         help=f"print an example {CONFIG} with every setting and exit (default: off)")

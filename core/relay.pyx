@@ -88,7 +88,7 @@ cdef class Freezer:
     `cpu_fd` the seat's CPU usage file, `cpu_kind` one of CPU_*. The
     Freezer owns both descriptors (see close)."""
 
-    def __cinit__(self, int how=C_STOP_NONE, int target=-1, int cpu_kind=C_CPU_NONE, int cpu_fd=-1):
+    def __cinit__(self, int how=STOP_NONE, int target=-1, int cpu_kind=CPU_NONE, int cpu_fd=-1):
         self.how = how
         self.target = target
         self.cpu_kind = cpu_kind if cpu_fd >= 0 else C_CPU_NONE

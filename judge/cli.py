@@ -303,14 +303,15 @@ def launcher_hint(option: str, exe: str) -> str:
     return f"; {install}make writes it (or give the name alone: {option} {name})"
 
 
-def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]) -> list[str]:
+def check_program(parser: argparse.ArgumentParser, option: str, words: list[str], answer_seconds: float) -> list[str]:
     """The command that starts a seat's program. Besides a program, EXE may
     be a registered player's name (`strong`, or one a package registers):
-    it runs as `clinea play NAME` with this judge's Python."""
+    it runs as `clinea play NAME` with this judge's Python, told to answer
+    within `answer_seconds` (the judge's --time-per-move)."""
     if not words:
         parser.error(f"{option}: no program given")
     exe = words[0]
-    registered = registry.registered_command(words)
+    registered = registry.registered_command(words, answer_seconds)
     if registered:
         return registered
     path = exe if os.sep in exe else shutil.which(exe)
@@ -323,7 +324,8 @@ def check_program(parser: argparse.ArgumentParser, option: str, words: list[str]
     return words
 
 
-def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list[str]]]) -> tuple[list[Player], bool]:
+def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list[str]]],
+                  answer_seconds: float) -> tuple[list[Player], bool]:
     """The players, and whether this is a course-style blue/red match."""
     named = programs.get("--player", [])
     if named and ("--blue_player" in programs or "--red_player" in programs):
@@ -333,7 +335,7 @@ def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list
         for option, name in (("--blue_player", "azul"), ("--red_player", "rojo")):
             given = programs.get(option)
             # given twice, the last one counts, as in the course's parser
-            command = check_program(parser, option, given[-1]) if given else None
+            command = check_program(parser, option, given[-1], answer_seconds) if given else None
             players.append(Player(name, command))
         return players, True
     players = []
@@ -345,7 +347,7 @@ def build_players(parser: argparse.ArgumentParser, programs: dict[str, list[list
         name, exe = words[0].split("=", 1)
         if name in (p.name for p in players):
             parser.error(f"--player {name!r}: the name is used twice")
-        players.append(Player(name, check_program(parser, f"--player {name}", [exe] + words[1:])))
+        players.append(Player(name, check_program(parser, f"--player {name}", [exe] + words[1:], answer_seconds)))
     if len(players) < 2:
         parser.error(f"--player given {len(players)} time(s): a match needs at least 2 players")
     return players, False
@@ -431,7 +433,7 @@ def parse(argv: Sequence[str], resumed: bool = False) -> Parsed:
         # (options given now come after them: any that changes the run is refused below)
         return parse(header["argv"] + list(argv), resumed=True)
     check_ranges(parser, args)
-    players, course = build_players(parser, programs)
+    players, course = build_players(parser, programs, args.time_per_move)
     if args.ray is not None and (args.ui or any(p.command is None for p in players)):
         parser.error("--ray plays programs only: give every player a program, without --ui")
     if args.sprt and len(players) != 2:

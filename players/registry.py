@@ -85,13 +85,48 @@ def install_command(extra: str) -> str:
     return f"pip install 'clinea[{extra}]'"
 
 
-def registered_command(words: Sequence[str]) -> list[str] | None:
+#: the share of a seat's limit on one answer a registered player is told to
+#: think for: the rest is its start-up, the pipes and a loaded machine's delays
+ANSWER_SHARE = 0.8
+#: the shortest --time-per-move every clinea player takes
+MIN_BUDGET = 0.01
+
+
+def registered_command(words: Sequence[str], answer_seconds: float | None = None) -> list[str] | None:
     """The command that runs `words` when its first word is a registered
     player's name (`strong --time-per-move 0.1`): `clinea play` with this
-    Python, as the judge and the engine start it; else None."""
+    Python, as the judge and the engine start it; else None. A referee
+    that forfeits an answer after `answer_seconds` passes it on to a player
+    that thinks for --time-per-move and was not given one: left at its
+    default (strong's 1 s), it would lose every game on a shorter limit."""
     if not words or os.sep in words[0] or words[0] not in players():
         return None
-    return [sys.executable, "-m", "clinea.players", *words]
+    return [sys.executable, "-m", "clinea.players", *words, *answer_budget(words, answer_seconds)]
+
+
+def answer_budget(words: Sequence[str], answer_seconds: float | None) -> list[str]:
+    """`--time-per-move S` for the registered player `words` within a limit
+    of `answer_seconds` an answer, when it needs one; else nothing."""
+    if not answer_seconds:
+        return []
+    from clinea.players.driver import build_parser
+    from clinea.players.options import bare_words_to_options, option_actions
+
+    try:
+        parser = build_parser(load(words[0]), words[0])
+    except Exception:  # a plug-in that does not import here: it will say so in its seat
+        return []
+    actions = option_actions(parser)
+    thinking = actions.get("--time-per-move")
+    if thinking is None or not isinstance(thinking.default, float):
+        return []
+    for word in bare_words_to_options(list(words[1:]), parser):
+        name = word.split("=", 1)[0]
+        named = {id(action) for option, action in actions.items() if option.startswith(name) and name.startswith("--")}
+        if named == {id(thinking)} or (name in actions and actions[name] is thinking):
+            return []  # the user chose its time
+    budget = max(MIN_BUDGET, ANSWER_SHARE * answer_seconds)
+    return [] if budget >= thinking.default else ["--time-per-move", f"{budget:g}"]
 
 
 def missing_extra(name: str) -> str | None:

@@ -190,10 +190,10 @@ def players_table(path: str, table: str, content: dict[str, Any]) -> dict[str, s
     return out
 
 
-def registered_command(line: str) -> list[str]:
+def registered_command(line: str, answer_seconds: float) -> list[str]:
     """How the judge runs a registered player with its options (a line
-    read_settings checked names one)."""
-    command = registry.registered_command(shlex.split(line))
+    read_settings checked names one), its answers limited to `answer_seconds`."""
+    command = registry.registered_command(shlex.split(line), answer_seconds)
     if command is None:
         raise LeagueError(f"{line!r}: not a registered player")
     return command
@@ -295,7 +295,8 @@ def replay_settings(folder: str) -> SeatSettings:
 
     settings = read_settings(folder)
     commands: dict[str, list[str] | None] = {
-        name: registered_command(line) for name, line in {**settings.baselines, **settings.players}.items()}
+        name: registered_command(line, settings.time_per_move)
+        for name, line in {**settings.baselines, **settings.players}.items()}
     with os.scandir(folder) as entries:
         for entry in entries:
             found = bot_in(folder, entry)

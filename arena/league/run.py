@@ -105,7 +105,8 @@ class League:
         if self.anchors is None and self.schedule.calibrated():
             self._anchor()  # killed between the last calibration game and the anchors' file
         self.bots: dict[str, tuple[str, ...]] = {}  # playing now: name -> command
-        self.registered = {name: tuple(registered_command(line)) for name, line in settings.players.items()}
+        self.registered = {name: tuple(registered_command(line, settings.time_per_move))
+                           for name, line in settings.players.items()}
         self.watch = FolderWatch(folder, set(self.baselines) | set(self.registered))
         try:
             self.config_stamp: int | None = os.stat(os.path.join(folder, CONFIG)).st_mtime_ns
@@ -118,7 +119,8 @@ class League:
         def clock() -> Clock:
             return Clock(per_move=settings.time_per_move)
 
-        players = [Player(name, registered_command(settings.baselines[name])) for name in self.baselines]
+        players = [Player(name, registered_command(settings.baselines[name], settings.time_per_move))
+                   for name in self.baselines]
         self.runner = Runner(players, size, clock, settings.concurrency, sandbox=sandbox)
         self.stopping = False  # set on the way out: a crash then is the league's own kill
         self.page: Page | None = None
@@ -227,7 +229,8 @@ class League:
         except LeagueError as error:
             self.watch.warn(f"{CONFIG}@{stamp}", str(error))
             return
-        self.registered = {name: tuple(registered_command(line)) for name, line in settings.players.items()}
+        self.registered = {name: tuple(registered_command(line, settings.time_per_move))
+                           for name, line in settings.players.items()}
         self.watch.taken = set(self.baselines) | set(self.registered)
 
     # ------------------------------------------------------------ games

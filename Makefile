@@ -99,9 +99,9 @@ typecheck: install $(VENV)/.extras
 	@cd $(TYPECHECK_TREE) && found=$$(../../$(PY) -m mypy --config-file ../../pyproject.toml --cache-dir ../mypy-cache -p clinea 2>&1); status=$$?; \
 	  printf '%s\n' "$$found" | sed -E 's#^clinea/(core|players|judge|training|solving|arena|bridges)/#\1/#'; exit $$status
 
-# TESTS=tests/test_x.py: those files only
+# TESTS=tests/test_x.py: those files only; the 20 slowest tests are listed, to keep the suite short
 test: install $(VENV)/.extras chromium
-	$(PY) -m pytest -q $(TESTS)
+	$(PY) -m pytest -q --durations=20 $(TESTS)
 
 # One number naming every search's tree (solver, alpha-beta, Monte Carlo on
 # fixed positions and node budgets), as Stockfish's bench: a refactor that

@@ -155,7 +155,8 @@ bench-clock: install
 # strong at scale (benchmarks/strength.py): a perfect 7x6 player from the 49
 # two-move openings with both colours; OpenSpiel's C++ MCTS (solver on) at
 # equal CPU a move from paired openings, 100000 simulations on 9x8 c5 (40
-# games), 10000 and 100000 on 14x12 c6 (20 each); the time-odds ladder
+# games, and 20 with strong at a tenth of MCTS's CPU), 10000 and 100000 on
+# 14x12 c6 (20 each); the time-odds ladder
 # (strong at 0.05 s against 0.1 s and 0.2 s, 100 games a rung on 14x12 c6).
 # About two hours on two quiet cores, two games at once; resumable
 # (the same command continues a stopped run). STRENGTH_OPTIONS: e.g. --quick

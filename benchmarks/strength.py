@@ -13,7 +13,8 @@ stopped at any point continues):
    the opening's value. Strong ponders for as long as an opponent at equal
    time would think (--no-ponder: it does not).
 2. Against OpenSpiel's MCTSBot (random rollouts, its solver on), --mcts
-   BOARD:SIMULATIONS:GAMES: 100000 simulations on 9x8 c5 (40 games), 10000
+   BOARD:SIMULATIONS:GAMES[:SHARE]: 100000 simulations on 9x8 c5 (40 games, and
+   20 more with strong at a tenth of MCTS's CPU a move), 10000
    and 100000 on 14x12 c6 (20 games each). Equal CPU a move: each of strong's
    moves gets the median CPU time of MCTS's moves so far (three calibration
    moves from the empty board, then the game's), in wall time stretched by
@@ -82,9 +83,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.dirname(HERE)
 Spec = tuple[int, int, int]
 #: the full set's MCTS rungs: (board, simulations, games, strong's share of MCTS's CPU)
-FULL_MCTS = [((9, 8, 5), 100_000, 40, 1.0), ((14, 12, 6), 10_000, 20, 1.0), ((14, 12, 6), 100_000, 20, 1.0)]
+FULL_MCTS = [((9, 8, 5), 100_000, 40, 1.0), ((9, 8, 5), 100_000, 20, 0.1), ((14, 12, 6), 10_000, 20, 1.0),
+             ((14, 12, 6), 100_000, 20, 1.0)]
 #: --quick: the same rungs, fewer games
-QUICK_MCTS = [((9, 8, 5), 100_000, 4, 1.0), ((14, 12, 6), 10_000, 4, 1.0), ((14, 12, 6), 100_000, 2, 1.0)]
+QUICK_MCTS = [((9, 8, 5), 100_000, 4, 1.0), ((9, 8, 5), 100_000, 2, 0.1), ((14, 12, 6), 10_000, 4, 1.0),
+              ((14, 12, 6), 100_000, 2, 1.0)]
 #: where strength still rises with time (on 9x8 c5 short clocks already draw
 #: most games) and what the time allows: 14x12 c6's 100 games a rung take
 #: about 30 minutes of a core, 9x8 c5's about 15 more
@@ -916,7 +919,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0], epilog=__doc__[__doc__.index("The full"):],
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true",
-                        help="the same rungs with fewer games (4, 4 and 2 against MCTS, 10 a ladder rung, 4 7x6 "
+                        help="the same rungs with fewer games (4, 2, 4 and 2 against MCTS, 10 a ladder rung, 4 7x6 "
                              "openings): 10-15 minutes on two cores")
     parser.add_argument("--openings", type=count("--openings", 0, 49), metavar="N",
                         help="two-move 7x6 openings against the exact solver, 0..49 (default 49; --quick 4)")
@@ -926,8 +929,8 @@ def build_parser() -> argparse.ArgumentParser:
                         help="on 7x6, N nodes a move (and as many pondering) instead of the clock (default 0)")
     parser.add_argument("--no-ponder", action="store_true", help="on 7x6, strong does not think on the opponent's time")
     parser.add_argument("--mcts", type=mcts_spec, nargs="*", metavar="BOARD:SIMULATIONS:GAMES[:SHARE]",
-                        help="the MCTS rungs (default 9x8c5:100000:40 14x12c6:10000:20 14x12c6:100000:20; "
-                             "--quick: 4, 4 and 2 games; none: no MCTS); SHARE: strong's CPU a move as a share "
+                        help="the MCTS rungs (default 9x8c5:100000:40 9x8c5:100000:20:0.1 14x12c6:10000:20 "
+                             "14x12c6:100000:20; --quick: 4, 2, 4 and 2 games; none: no MCTS); SHARE: strong's CPU a move as a share "
                              "of MCTS's (default 1; issue 48's goal of 50 %% with a tenth: 9x8c5:100000:20:0.1)")
     parser.add_argument("--mcts-ponder", action="store_true",
                         help="against MCTS, strong thinks on MCTS's time too, its CPU counted (default: not)")

@@ -116,12 +116,13 @@ def test_shipped_tables_hold_every_board_of_their_range(name):
     assert set(shipped(name)) == set(standard_tables()[name].boards)
 
 
-@pytest.mark.parametrize("name", [until_finished(name) for name in sorted(standard_tables())])
+@pytest.mark.parametrize("name", sorted(standard_tables()))
 def test_shipped_standard_tables_leave_no_board_unknown(name):
     # issue 27: every board of the standard ranges is solved, none left
     # out of time (6x6 and 7x5 with c = 5 once were, at 90 s a board)
     rows = shipped(name)
-    assert rows and [rules for rules, row in rows.items() if row["outcome"] == "unknown"] == []
+    assert rows or name in UNFINISHED
+    assert [rules for rules, row in rows.items() if row["outcome"] == "unknown"] == []
 
 
 def test_shipped_token_limits_agree_with_the_full_game():

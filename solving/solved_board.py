@@ -8,7 +8,8 @@ solved one by one (in process, or as Ray tasks by clinea.solving.solved_ray) and
 their values backed up to the empty board by negamax here, so a large board
 spreads over a cluster; each position's value goes to a LeafStore (the
 checkpoint of clinea.solving.solved_checkpoint) as soon as it is found, so a
-run stopped inside a board solves only the positions still missing. Scores follow the solver's convention (`solver`):
+run stopped inside a board solves only the positions still missing. Scores
+follow the solver's convention (`solver`):
 a win by the stone played after n stones scores (max_moves + 1 - n) // 2 for
 its player, whichever position it is seen from, so backing up is plain
 negation and needs no distance arithmetic.

@@ -123,9 +123,16 @@ bench: install
 # The solver alone, then Fhourstones' three positions and the empty 7x6 board
 # on one and two threads (a few minutes); AGAINST="CMD" also
 # times another solver on the same positions (see benchmarks/solver.py for
-# the answer format it must print).
+# the answer format it must print). The references, built in a folder of
+# their own (docs/SOLVER.md), in a second run under their conditions (no
+# book, tables reset per position): PONS=its benchmark c4solver,
+# STEININGER="its c4 builds" (one per threads and mode), FHOURSTONES=its SearchGame.
 bench-solver: install
 	$(PY) benchmarks/solver.py --fhourstones --move-search --empty-board 1 2 $(if $(AGAINST),--against '$(AGAINST)')
+	$(if $(PONS)$(STEININGER)$(FHOURSTONES),$(PY) benchmarks/solver.py --reset --no-book \
+		--plot results/solver-times-references.png \
+		$(if $(PONS),--pons '$(PONS)') $(if $(STEININGER),--steininger $(STEININGER)) \
+		$(if $(FHOURSTONES),--fhourstones-program '$(FHOURSTONES)'))
 
 # The judge alone, then the player driver's CPU per move; AGAINST=DIR also
 # measures the clinea checkout in DIR (built there with make), interleaved
@@ -203,12 +210,15 @@ bench-kaggle: install $(VENV)/.extras
 	$(PY) benchmarks/kaggle_export.py $(if $(EPISODES),--episodes $(EPISODES))
 
 # The value of the empty board of every board in docs/solved/'s tables
-# (c = 3, 4, 5 on the small boards, 7x6 over p): resumes a stopped run,
-# TIME_LIMIT seconds per board (default 60; past it a board is unknown), on
-# Ray with RAY=1 (a local one) or RAY=ADDRESS. Hours of CPU for every board.
+# (c = 3, 4, 5 on the small boards, 7x6 over p, c = 4 up to columns + rows
+# = 15): resumes a stopped run, inside a board too (SPLIT_DEPTH=N plies:
+# each position a checkpoint), TIME_LIMIT seconds per board (default 60;
+# past it a board is unknown), on Ray with RAY=1 (a local one) or
+# RAY=ADDRESS; TABLES="c4-14 c4-15" for some of them. Days of CPU for c4-15.
 solved-tables: install
 	$(VENV)/bin/clinea solved-tables --time-limit $(or $(TIME_LIMIT),60) \
-		$(if $(RAY),$(if $(filter 1,$(RAY)),--ray,--ray $(RAY)))
+		$(if $(RAY),$(if $(filter 1,$(RAY)),--ray,--ray $(RAY))) \
+		$(if $(SPLIT_DEPTH),--split-depth $(SPLIT_DEPTH)) $(foreach table,$(TABLES),--table $(table))
 
 # The shipped 7x6 opening book against our own solver: a random 1 % of its
 # entries and every entry strong reads in a game from the empty board.

@@ -27,14 +27,32 @@ one (the nodes are the same run to run: compare builds by them).
 --empty-board solves the game itself, the empty 7x6 board without the
 book, exact and weak, on each number of threads given (default 1 and 2):
 wall and CPU seconds (all threads'), nodes, nodes per CPU second.
+
+The references, each run as it ships, by its own timer and counter (issue
+47; docs/SOLVER.md says how to build them in a folder of their own):
+--pons PROGRAM is Pascal Pons' solver with the benchmark main of its part
+13 (it resets its table, then times `solve` in microseconds, per position),
+run in an empty folder (no opening book) on the same positions of the
+files; it implies --reset and --no-book, so clinea's table is cleared
+before every position too, outside the timer, as Pons' is. --steininger
+PROGRAM... are builds of Christophe Steininger's c4 (its board, threads and
+mode, strong or weak, are compiled in: one build each), each solving its
+empty board once, by its own clock, then clinea the same board with the
+same threads and mode. --fhourstones-program PROGRAM is John Tromp's
+Fhourstones, fed its three positions (or those of --fhourstones): its
+nodes and CPU milliseconds beside clinea's. Each prints the ratio to ours.
 """
 from __future__ import annotations
 
 import argparse
+import os
+import re
 import shlex
 import statistics
 import subprocess
+import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -58,6 +76,7 @@ FHOURSTONES = {"45461667": 51_596, "35333571": 8_716_732, "13333111": 169_704_43
 
 FHOURSTONES_HEADER = (f"{'position':10} {'mode':5} {'score':>5} {'nodes':>13} {'CPU':>8} {'Mnodes/s':>8} "
                       f"{'Fhourstones':>13} {'ours/theirs':>11}")
+FHOURSTONES_MEASURED_HEADER = FHOURSTONES_HEADER + f" {'its CPU':>8} {'CPU theirs/ours':>15}"
 
 # the standard files, kept with the tests (tests/data/pons/README.md says
 # where they come from and what the scores mean)
@@ -123,12 +142,16 @@ def run_ours(cases: list[tuple[str, int]], args: argparse.Namespace) -> Run:
     return run
 
 
-def run_fhourstones(moves: list[str], tt_log2: int) -> None:
+def run_fhourstones(moves: list[str], tt_log2: int, program: str | None) -> None:
     """Each position solved exact and weak, as Fhourstones does, from
     scratch: no opening book (Fhourstones has none), a fresh table each
-    (allocated before the clock starts), CPU seconds of the solve alone."""
-    print("\nFhourstones' positions: no opening book, a fresh table per solve")
-    print(FHOURSTONES_HEADER)
+    (allocated before the clock starts), CPU seconds of the solve alone;
+    beside Fhourstones' nodes, run by `program` (its own counter and CPU
+    clock) or as reported for 3.1."""
+    measured = fhourstones_work(program, moves) if program else {}
+    print("\nFhourstones' positions: no opening book, a fresh table per solve"
+          + (f"; Fhourstones run: {program} (it solves win/draw/loss only)" if program else ""))
+    print(FHOURSTONES_MEASURED_HEADER if program else FHOURSTONES_HEADER)
     for position in moves:
         for weak in (False, True):
             solver = Solver(tt_log2, book=False)
@@ -136,8 +159,11 @@ def run_fhourstones(moves: list[str], tt_log2: int) -> None:
             start = time.process_time()
             score = solver.solve(Board.from_string(position), weak=weak)
             cpu = time.process_time() - start
-            theirs = FHOURSTONES.get(position)
+            value, theirs, their_cpu = measured.get(position, (None, FHOURSTONES.get(position), None))
             reference = f"{theirs:13,} {solver.nodes / theirs:11.2f}" if theirs else f"{'?':>13} {'?':>11}"
+            if their_cpu is not None:
+                reference += f" {their_cpu:7.3f}s {their_cpu / max(cpu, 1e-9):15.2f}"
+                reference += "" if value == sign(score) else "  SCORES DIFFER"
             print(f"{position:10} {'weak' if weak else 'exact':5} {score:5d} {solver.nodes:13,} {cpu:7.2f}s "
                   f"{solver.nodes / max(cpu, 1e-9) / 1e6:8.2f} {reference}", flush=True)
 
@@ -150,13 +176,18 @@ def run_empty_board(thread_counts: list[int], size: tuple[int, int], tt_log2: in
     print(f"{'threads':>7} {'mode':5} {'score':>5} {'nodes':>15} {'wall':>8} {'CPU':>8} {'Mnodes/CPU s':>12}")
     for threads in thread_counts:
         for weak in (False, True):
-            solver = Solver(tt_log2, book=False, threads=threads)
-            solver.prepare(Board(columns, rows))
-            wall, cpu = time.perf_counter(), time.process_time()
-            score = solver.solve(Board(columns, rows), weak=weak)
-            wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
-            print(f"{threads:7d} {'weak' if weak else 'exact':5} {score:5d} {solver.nodes:15,} {wall:7.1f}s "
-                  f"{cpu:7.1f}s {solver.nodes / max(cpu, 1e-9) / 1e6:12.2f}", flush=True)
+            score, nodes, wall, cpu = solve_empty(size, threads, weak, tt_log2)
+            print(f"{threads:7d} {'weak' if weak else 'exact':5} {score:5d} {nodes:15,} {wall:7.1f}s "
+                  f"{cpu:7.1f}s {nodes / max(cpu, 1e-9) / 1e6:12.2f}", flush=True)
+
+
+def solve_empty(size: tuple[int, int], threads: int, weak: bool, tt_log2: int) -> tuple[int, int, float, float]:
+    """The empty board from scratch: score, nodes, wall and CPU seconds."""
+    solver = Solver(tt_log2, book=False, threads=threads)
+    solver.prepare(Board(*size))
+    wall, cpu = time.perf_counter(), time.process_time()
+    score = solver.solve(Board(*size), weak=weak)
+    return score, solver.nodes, time.perf_counter() - wall, time.process_time() - cpu
 
 
 def run_move_search(args: argparse.Namespace) -> None:
@@ -187,16 +218,17 @@ def run_move_search(args: argparse.Namespace) -> None:
                       f"{ordered[int(0.99 * (len(ordered) - 1))]:10,} {ordered[-1]:10,} {cpu:7.2f}s", flush=True)
 
 
-def run_reference(command: str, cases: list[tuple[str, int]], weak: bool) -> Run:
+def run_reference(command: str, cases: list[tuple[str, int]], weak: bool, option: str = "--against",
+                  cwd: str | None = None) -> Run:
     """Feeds every position to `command` at once and reads its answers."""
     start = time.perf_counter()
     done = subprocess.run(shlex.split(command), input="".join(moves + "\n" for moves, _ in cases),
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, cwd=cwd)
     elapsed = time.perf_counter() - start
     answers = done.stdout.splitlines()
     if done.returncode != 0 or len(answers) != len(cases):
         last = (done.stderr.strip().splitlines() or ["no stderr"])[-1]
-        raise SystemExit(f"--against {command!r}: exit status {done.returncode}, {len(answers)} answer lines "
+        raise SystemExit(f"{option} {command!r}: exit status {done.returncode}, {len(answers)} answer lines "
                          f"for {len(cases)} positions ({last})")
     run = Run()
     for lineno, ((moves, expected), answer) in enumerate(zip(cases, answers), 1):
@@ -211,13 +243,107 @@ def run_reference(command: str, cases: list[tuple[str, int]], weak: bool) -> Run
             if len(fields) > 3:
                 run.times.append(float(fields[3]) * 1e-6)
         except ValueError as error:
-            raise SystemExit(f"--against {command!r}: answer line {lineno} {answer!r} is not "
+            raise SystemExit(f"{option} {command!r}: answer line {lineno} {answer!r} is not "
                              f"'<moves> <score> [<nodes> [<microseconds>]]': {error}") from None
         run.right += (sign(score) if weak else score) == expected
     if len(run.times) != len(cases):
         run.times = [elapsed / len(cases)] * len(cases)
         run.wall = True
     return run
+
+
+STEININGER_BOARD = re.compile(r"Using a (\d+) x (\d+) board.*, and (\d+) threads")
+STEININGER_SCORE = re.compile(r"Final (strong|weak) score is (-?\d+)")
+STEININGER_TIME = re.compile(r"Time to solve\s*=\s*([\d.]+) s")
+STEININGER_NODES = re.compile(r"Total\s*=\s*([\d,]+)")
+FHOURSTONES_POSITION = re.compile(r"Solving \d+-ply position after (\d*) \. \. \.")
+FHOURSTONES_SCORE = re.compile(r"score = (\d) \((.)\)")
+FHOURSTONES_WORK = re.compile(r"(\d+) pos / (\d+) msec")
+#: Fhourstones' score digits: 1 a loss, 3 a draw, 5 a win for the side to move
+FHOURSTONES_VALUE = {"1": -1, "3": 0, "5": 1}
+
+
+def reference_output(option: str, program: str, stdin: str = "", cwd: str | None = None) -> str:
+    """What `program` prints; one line naming it when it fails. The C
+    locale: the references print their numbers by it (no thousands marks)."""
+    try:
+        done = subprocess.run(shlex.split(program), input=stdin, capture_output=True, text=True, cwd=cwd,
+                              env={**os.environ, "LC_ALL": "C"})
+    except OSError as error:
+        raise SystemExit(f"{option} {program!r}: cannot run it ({error.strerror})") from None
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["no stderr"])[-1]
+        raise SystemExit(f"{option} {program!r}: exit status {done.returncode} ({last})")
+    return done.stdout
+
+
+def matched(pattern: re.Pattern[str], text: str, option: str, program: str) -> re.Match[str]:
+    found = pattern.search(text)
+    if not found:
+        raise SystemExit(f"{option} {program!r}: its output has no line matching {pattern.pattern!r}: "
+                         "not the program this option runs?")
+    return found
+
+
+def run_pons(program: str, files: list[str], args: argparse.Namespace, ours: dict[str, Run]) -> dict[str, Run]:
+    """Pons' benchmark main on the same positions, in an empty folder: it
+    finds no 7x6.book there, so it searches, as ours does, without a book."""
+    with tempfile.TemporaryDirectory() as empty:
+        command = shlex.join([os.path.abspath(program), *(["-w"] if args.weak else [])])
+        return compare_files(f"Pons ({program}, its timer, table reset per position, no book)", files, ours,
+                      lambda cases: run_reference(command, cases, args.weak, "--pons", cwd=empty), args)
+
+
+def compare_files(title: str, files: list[str], ours: dict[str, Run],
+                  run_theirs: Callable[[list[tuple[str, int]]], Run], args: argparse.Namespace) -> dict[str, Run]:
+    print(f"\n{title}")
+    print(HEADER)
+    theirs: dict[str, Run] = {}
+    for name in files:
+        theirs[name] = run_theirs(positions(name, args))
+        print(theirs[name].row(name), flush=True)
+    print(f"\n{'file':11} {'mean time, theirs / ours':>25} {'median, theirs / ours':>22}")
+    for name in files:
+        mean = statistics.fmean(theirs[name].times) / statistics.fmean(ours[name].times)
+        median = statistics.median(theirs[name].times) / statistics.median(ours[name].times)
+        print(f"{name:11} {mean:25.2f} {median:22.2f}")
+    return theirs
+
+
+def run_steininger(programs: list[str], tt_log2: int) -> None:
+    """Each build of c4 solves its empty board (its board, threads and mode
+    read from what it prints), then ours the same board, threads and mode:
+    wall seconds by each one's own clock, nodes."""
+    print("\nSteininger's c4 on its empty board (its own clock), then clinea on the same: no book, a fresh table")
+    print(f"{'board':5} {'threads':>7} {'mode':5} {'score':>11} {'nodes, theirs':>15} {'ours':>15} "
+          f"{'wall, theirs':>12} {'ours':>8} {'theirs / ours':>13}")
+    for program in programs:
+        text = reference_output("--steininger", program)
+        board = matched(STEININGER_BOARD, text, "--steininger", program)
+        score = matched(STEININGER_SCORE, text, "--steininger", program)
+        seconds = float(matched(STEININGER_TIME, text, "--steininger", program)[1])
+        nodes = int(matched(STEININGER_NODES, text, "--steininger", program)[1].replace(",", ""))
+        size, threads, weak = (int(board[1]), int(board[2])), int(board[3]), score[1] == "weak"
+        our_score, our_nodes, wall, _ = solve_empty(size, threads, weak, tt_log2)
+        print(f"{size[0]}x{size[1]:<3} {threads:7d} {'weak' if weak else 'exact':5} {score[2]:>5}/{our_score:<5} "
+              f"{nodes:15,} {our_nodes:15,} {seconds:11.2f}s {wall:7.2f}s {seconds / max(wall, 1e-9):13.2f}"
+              + ("" if int(score[2]) == our_score else "  SCORES DIFFER"), flush=True)
+
+
+def fhourstones_work(program: str, moves: list[str]) -> dict[str, tuple[int, int, float]]:
+    """Fhourstones on `moves` (one position a line, as its `inputs`): per
+    position its value for the side to move, nodes and CPU seconds."""
+    text = reference_output("--fhourstones-program", program, "".join(line + "\n" for line in moves))
+    blocks = re.split(r"\n(?=Solving )", text)[1:]
+    work = {}
+    for block in blocks:
+        position = matched(FHOURSTONES_POSITION, block, "--fhourstones-program", program)[1]
+        score = matched(FHOURSTONES_SCORE, block, "--fhourstones-program", program)[1]
+        nodes, msec = matched(FHOURSTONES_WORK, block, "--fhourstones-program", program).groups()
+        work[position] = (FHOURSTONES_VALUE.get(score, 9), int(nodes), int(msec) / 1000)
+    if sorted(work) != sorted(moves):
+        raise SystemExit(f"--fhourstones-program {program!r}: answered {len(work)} of {len(moves)} positions")
+    return work
 
 
 def main() -> None:
@@ -227,7 +353,10 @@ def main() -> None:
                                             "  python benchmarks/solver.py --files Test_L3_R1 --empty-board 1 2\n"
                                             "  python benchmarks/solver.py --files Test_L2_R2 Test_L1_R2 --move-search\n"
                                             "  python benchmarks/solver.py --files Test_L2_R2 --against "
-                                            "\"./c4solver-adapter\"",
+                                            "\"./c4solver-adapter\"\n"
+                                            "  python benchmarks/solver.py --pons ~/refs/pons-bench/c4solver "
+                                            "--fhourstones-program ~/refs/fhourstones/SearchGame "
+                                            "--steininger ~/refs/c4-t1-strong/out/optimise/c4",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--l1r3-sample", type=int, default=None,
                         help="positions of Test_L1_R3 to run (default: all with the opening book, 10 without)")
@@ -249,10 +378,24 @@ def main() -> None:
     parser.add_argument("--move-search", action="store_true",
                         help="also time play_value's move search, the score given (weak: won and drawn positions)")
     parser.add_argument("--against", metavar="CMD", help="another solver to run on the same positions (see above)")
+    parser.add_argument("--pons", metavar="PROGRAM",
+                        help="Pons' solver built with its part-13 benchmark main (see above; implies --reset --no-book)")
+    parser.add_argument("--steininger", nargs="+", metavar="PROGRAM",
+                        help="builds of Steininger's c4, each solving its empty board (see above)")
+    parser.add_argument("--fhourstones-program", metavar="PROGRAM",
+                        help="Fhourstones' SearchGame, run on Fhourstones' positions (implies --fhourstones)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help="folder holding the standard files (default: the repository's tests/data/pons)")
     parser.add_argument("--plot", default="results/solver-times.png", help="PNG of the time curves (default %(default)s)")
     args = parser.parse_args()
+    if args.pons:
+        args.reset = args.no_book = True  # Pons' conditions, on both sides
+    if args.fhourstones_program and args.fhourstones is None:
+        args.fhourstones = []
+    for option, program in [("--pons", args.pons), ("--fhourstones-program", args.fhourstones_program),
+                            *(("--steininger", program) for program in args.steininger or [])]:
+        if program and not os.access(shlex.split(program)[0], os.X_OK):
+            parser.error(f"{option} {program}: no program there (build it first: docs/SOLVER.md)")
     uses_book = not args.no_book
     if args.l1r3_sample is None:
         args.l1r3_sample = 1000 if uses_book else 10
@@ -270,31 +413,29 @@ def main() -> None:
           f"{', reset per position' if args.reset else ''}, "
           f"{'the POPCNT copy of the search' if popcnt_search() else 'the baseline copy of the search (no POPCNT)'}, "
           f"built by {BUILD_COMPILER}{' from its profile' if BUILD_PROFILE_GUIDED else ' without a profile'}")
-    ours, theirs = {}, {}
+    ours: dict[str, Run] = {}
+    references: dict[str, dict[str, Run]] = {}
     print(HEADER)
     for name in args.files:
         cases = positions(name, args)
         ours[name] = run_ours(cases, args)
         print(ours[name].row(name), flush=True)
     if args.against:
-        print(f"\nagainst: {args.against}")
-        print(HEADER)
-        for name in args.files:
-            theirs[name] = run_reference(args.against, positions(name, args), args.weak)
-            print(theirs[name].row(name), flush=True)
-        print(f"\n{'file':11} {'mean time, theirs / ours':>25} {'median, theirs / ours':>22}")
-        for name in args.files:
-            mean = statistics.fmean(theirs[name].times) / statistics.fmean(ours[name].times)
-            median = statistics.median(theirs[name].times) / statistics.median(ours[name].times)
-            print(f"{name:11} {mean:25.2f} {median:22.2f}")
+        references["against"] = compare_files(f"against: {args.against}", args.files, ours,
+                                              lambda cases: run_reference(args.against, cases, args.weak), args)
+    if args.pons:
+        references["Pons"] = run_pons(args.pons, args.files, args, ours)
     if args.move_search:
         run_move_search(args)
     if args.fhourstones is not None:
-        run_fhourstones(args.fhourstones or list(FHOURSTONES), args.tt_log2)
+        run_fhourstones(args.fhourstones or list(FHOURSTONES), args.tt_log2, args.fhourstones_program)
+    if args.steininger:
+        run_steininger(args.steininger, args.tt_log2)
     if args.empty_board is not None:
         run_empty_board(args.empty_board or [1, 2], args.empty_size, args.tt_log2)
     curves = {name: run.times for name, run in ours.items()}
-    curves.update({f"{name} (against)": run.times for name, run in theirs.items()})
+    for label, runs in references.items():
+        curves.update({f"{name} ({label})": run.times for name, run in runs.items()})
     time_curves(args.plot, curves, "exact solver on the standard 7x6 files", "time per position")
 
 

@@ -12,6 +12,7 @@ workers' logs, a worker's crash trace) stays in Ray's log files.
 from __future__ import annotations
 
 import os
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
@@ -109,10 +110,26 @@ def get(ray: Any, refs: Sequence[Any], what: str, deadline: float | None = None)
         answers: list[Any] = ray.get(list(refs), timeout=deadline)
         return answers
     except ray.exceptions.GetTimeoutError:
-        raise RayFailure(f"{what} did not end within {deadline:g} s (is the cluster short of memory "
-                         "or CPUs?)") from None
+        raise late(what, deadline) from None
     except ray.exceptions.RayError as error:
         raise RayFailure(f"{what} failed: {first_line(error)}") from None
+
+
+def as_completed(ray: Any, refs: Sequence[Any], what: str, deadline: float) -> Iterator[tuple[int, Any]]:
+    """(index in `refs`, answer) of each task as soon as it ends, all within
+    `deadline` seconds; RayFailure naming `what` as get's otherwise."""
+    end = time.monotonic() + deadline
+    pending = {ref: index for index, ref in enumerate(refs)}
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1, timeout=max(0.0, end - time.monotonic()))
+        if not ready:
+            raise late(what, deadline)
+        for ref in ready:
+            yield pending.pop(ref), get(ray, [ref], what)[0]
+
+
+def late(what: str, deadline: float) -> RayFailure:
+    return RayFailure(f"{what} did not end within {deadline:g} s (is the cluster short of memory or CPUs?)")
 
 
 def cluster_cpus(ray: Any) -> int:

@@ -6,7 +6,10 @@ on tiny boards also the pure-Python brute force of clinea.solving.reference_solv
 A board may be split at a fixed depth: its positions `depth` plies in are
 solved one by one (in process, or as Ray tasks by clinea.solving.solved_ray) and
 their values backed up to the empty board by negamax here, so a large board
-spreads over a cluster. Scores follow the solver's convention (`solver`):
+spreads over a cluster; each position's value goes to a LeafStore (the
+checkpoint of clinea.solving.solved_checkpoint) as soon as it is found, so a
+run stopped inside a board solves only the positions still missing. Scores
+follow the solver's convention (`solver`):
 a win by the stone played after n stones scores (max_moves + 1 - n) // 2 for
 its player, whichever position it is seen from, so backing up is plain
 negation and needs no distance arithmetic.
@@ -14,8 +17,9 @@ negation and needs no distance arithmetic.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import Protocol
 
 from clinea.core import Board, Rules
 from clinea.core.solver import Solver
@@ -43,21 +47,44 @@ class LeafValue:
     seconds: float
 
 
-def solve_leaves(rules: Rules, move_lists: Sequence[Sequence[int]], time_limit: float) -> list[LeafValue]:
+def leaf_values(rules: Rules, move_lists: Sequence[Sequence[int]], time_limit: float) -> Iterator[LeafValue]:
     """The exact and the win/draw/loss value of each position (0-based moves
-    from the empty board), each within `time_limit` seconds (0: none). The
-    two come from two solvers with their own tables, so neither reuses a
-    bound the other proved. A top-level function: Ray ships it as a task."""
+    from the empty board), each within `time_limit` seconds (0: none), each
+    given as soon as it is found. The two come from two solvers with their
+    own tables, so neither reuses a bound the other proved."""
     exact_solver, weak_solver = Solver(TABLE_LOG2), Solver(TABLE_LOG2)
-    values = []
     for moves in move_lists:
         board = Board(*rules).play_moves(moves)
         start = time.monotonic()
         exact = exact_solver.solve(board, limits=Limits(time=time_limit))
         nodes = exact_solver.nodes
         weak = weak_solver.solve(board, weak=True, limits=Limits(time=time_limit))
-        values.append(LeafValue(exact, weak, nodes + weak_solver.nodes, time.monotonic() - start))
-    return values
+        yield LeafValue(exact, weak, nodes + weak_solver.nodes, time.monotonic() - start)
+
+
+def solve_leaves(rules: Rules, move_lists: Sequence[Sequence[int]], time_limit: float) -> list[LeafValue]:
+    """leaf_values all at once: a top-level function, Ray ships it as a task."""
+    return list(leaf_values(rules, move_lists, time_limit))
+
+
+#: how a board's split positions are solved: (moves, value) pairs, each as
+#: soon as it is found, in any order (solve_locally; RaySolver on a cluster)
+Solve = Callable[[Rules, list[list[int]], float], Iterable[tuple[list[int], LeafValue]]]
+
+
+def solve_locally(rules: Rules, move_lists: list[list[int]], time_limit: float) -> Iterator[tuple[list[int], LeafValue]]:
+    return zip(move_lists, leaf_values(rules, move_lists, time_limit))
+
+
+class LeafStore(Protocol):
+    """Where a board's split positions' values are kept while it is solved
+    (clinea.solving.solved_checkpoint.Checkpoint)."""
+
+    def solved(self, leaves: list[list[int]], time_limit: float) -> dict[tuple[int, ...], LeafValue]:
+        """The values found before that a run with `time_limit` reuses."""
+
+    def record(self, moves: Sequence[int], value: LeafValue) -> None:
+        """Keeps one position's value, found just now."""
 
 
 def split_positions(rules: Rules, depth: int) -> list[list[int]]:
@@ -189,16 +216,21 @@ def end_move(max_moves: int, score: int) -> int:
     return max_moves
 
 
-def solve_board(rules: Rules, time_limit: float, depth: int = 0,
-                solve: Callable[[Rules, list[list[int]], float], list[LeafValue]] = solve_leaves,
-                brute_positions: int = BRUTE_FORCE_POSITIONS) -> BoardValue:
+def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve = solve_locally,
+                brute_positions: int = BRUTE_FORCE_POSITIONS, store: LeafStore | None = None) -> BoardValue:
     """The board's value: its positions at `depth` plies solved by `solve`
-    (in process by default; clinea.solving.solved_ray's on a cluster) and backed up,
-    the brute force run when the board is tiny enough."""
+    (in process by default; clinea.solving.solved_ray's on a cluster), but
+    for those `store` holds already, and backed up; the brute force run
+    when the board is tiny enough."""
     start = time.monotonic()
     leaves = split_positions(rules, depth)
-    values = dict(zip((Board(*rules).play_moves(moves).key() for moves in leaves),
-                      solve(rules, leaves, time_limit) if leaves else []))
+    found = store.solved(leaves, time_limit) if store else {}
+    todo = [moves for moves in leaves if tuple(moves) not in found]
+    for moves, value in solve(rules, todo, time_limit) if todo else ():
+        found[tuple(moves)] = value
+        if store:
+            store.record(moves, value)
+    values = {Board(*rules).play_moves(moves).key(): found[tuple(moves)] for moves in leaves}
 
     def leaf(weak: bool) -> Callable[[Board], int | None]:
         return lambda board: getattr(values[board.key()], "weak" if weak else "exact")
@@ -209,6 +241,12 @@ def solve_board(rules: Rules, time_limit: float, depth: int = 0,
     brute = brute_force(rules, brute_positions) if brute_positions and tiny else None
     nodes = sum(value.nodes for value in values.values())
     return BoardValue(rules, exact, weak, brute, time.monotonic() - start, nodes, time_limit)
+
+
+def longer_limit(time_limit: float, recorded: float) -> bool:
+    """Whether `time_limit` (0: none) gives a solve longer than `recorded`,
+    the limit a value was left unknown under: only then is it tried again."""
+    return recorded != 0 and (time_limit == 0 or time_limit > recorded)
 
 
 def boards_up_to(c: int, max_sum: int) -> Iterable[Rules]:

@@ -7,7 +7,10 @@ every board, so a run stopped anywhere leaves a valid table and the next run
 goes on from it: a board already solved is skipped, one left unknown is
 tried again only with a longer time limit. A board the time limit does not
 cover is written as unknown, never guessed; a second method that disagrees
-is written as a MISMATCH and makes the command exit 1.
+is written as a MISMATCH and makes the command exit 1. Inside a board, each
+split position's value is checkpointed as soon as it is found
+(clinea.solving.solved_checkpoint), so a run stopped an hour into 7x7
+resumes with the positions it had solved.
 """
 from __future__ import annotations
 
@@ -18,7 +21,6 @@ import io
 import os
 import re
 import sys
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from clinea.bounded import MIB, read_text
@@ -30,11 +32,13 @@ from clinea.solving.solved_board import (
     BRUTE_FORCE_MOVES,
     BRUTE_FORCE_POSITIONS,
     BoardValue,
-    LeafValue,
+    Solve,
     boards_up_to,
+    longer_limit,
     solve_board,
-    solve_leaves,
+    solve_locally,
 )
+from clinea.solving.solved_checkpoint import Checkpoint, checkpoint_path
 
 DEFAULT_DIR = os.path.join("docs", "solved")
 PAGE = "README.md"
@@ -54,6 +58,10 @@ class TableSpec:
     grid: bool
 
 
+def boards_summing_to(c: int, total: int) -> tuple[Rules, ...]:
+    return tuple(rules for rules in boards_up_to(c, total) if rules.columns + rules.rows == total)
+
+
 def standard_tables() -> dict[str, TableSpec]:
     """The tables docs/solved/ ships."""
     tables = [
@@ -61,6 +69,10 @@ def standard_tables() -> dict[str, TableSpec]:
                   tuple(Rules(7, 6, 4, p) for p in range(4, 22)), False),
         TableSpec("c4", "c = 4 (Connect-4), every board with columns + rows <= 13", tuple(boards_up_to(4, 13)),
                   True),
+        # Tromp's table (solved by him up to columns + rows = 15), one diagonal a table:
+        # days of CPU each, resumable inside a board by its checkpoint
+        TableSpec("c4-14", "c = 4, every board with columns + rows = 14", boards_summing_to(4, 14), True),
+        TableSpec("c4-15", "c = 4, every board with columns + rows = 15", boards_summing_to(4, 15), True),
         TableSpec("c3", "c = 3, every board with columns + rows <= 16", tuple(boards_up_to(3, 16)), True),
         TableSpec("c5", "c = 5, every board with columns + rows <= 12", tuple(boards_up_to(5, 12)), True),
         TableSpec("c5-7x6", "c = 5 (Connect-5) on 7x6, the full game", (Rules(7, 6, 5, 21),), False),
@@ -79,9 +91,18 @@ found by the exact solve and checked by the win/draw/loss solve (a separate
 solver and table) and, on boards of at most {BRUTE_FORCE_CELLS} cells or {BRUTE_FORCE_MOVES} moves that
 meet at most {BRUTE_FORCE_POSITIONS:,} positions, by a pure-Python brute force.
 
+A run stopped inside a board resumes it: each split position's value is
+appended, as soon as it is found, to DIR/checkpoints/ (such as
+{checkpoint_path("DIR", Rules(7, 7, 4))}), read back by the next run
+(with the same --split-depth; a line cut short by the stop is ignored), and
+removed once the board's row holds its value (kept when the board is left
+out of time: a run with a longer --time-limit solves only the positions
+still missing). Give a large board a --split-depth to make it resumable.
+
 examples:
   clinea solved-tables --time-limit 60
   clinea solved-tables --table c4-7x6-p --time-limit 600 --ray
+  clinea solved-tables --table c4-14 --time-limit 0 --split-depth 4
   clinea solved-tables --c 4 --max-sum 9 --name small --dir /tmp/tables
   clinea solved-tables --board 5x4 --c 3 --p-range 2..10 --name 5x4-p"""
 
@@ -122,6 +143,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--split-depth", type=bounded_int("--split-depth", 0, 6), default=None,
                         help="solve each board's positions this many plies in, separately, and back them up "
                              "(0..6; default 2 with --ray, else 0)")
+    parser.add_argument("--keep-checkpoints", action="store_true",
+                        help="keep each board's checkpoint (its split positions' values) once its row is "
+                             "written (default: removed then)")
     parser.add_argument("--brute-force-positions", type=bounded_int("--brute-force-positions", 0),
                         default=BRUTE_FORCE_POSITIONS,
                         help=f"the brute force's budget in positions, 0 to skip it (default {BRUTE_FORCE_POSITIONS})")
@@ -210,12 +234,10 @@ def needs_solving(row: dict[str, str] | None, time_limit: float) -> bool:
     complete = row["score"] != "?" and row["weak"] != "?"
     if complete and not row["check"].startswith("MISMATCH"):
         return False
-    recorded = float(row["time_limit"])
-    return recorded != 0 and (time_limit == 0 or time_limit > recorded)
+    return longer_limit(time_limit, float(row["time_limit"]))
 
 
-def compute_table(table: TableSpec, directory: str, args: argparse.Namespace,
-                  solve: Callable[[Rules, list[list[int]], float], list[LeafValue]] | None) -> int:
+def compute_table(table: TableSpec, directory: str, args: argparse.Namespace, solve: Solve) -> int:
     """Solves the table's boards still to do; returns the mismatches found."""
     path = os.path.join(directory, f"{table.name}.csv")
     rows = read_table(path)
@@ -225,10 +247,13 @@ def compute_table(table: TableSpec, directory: str, args: argparse.Namespace,
     try:
         for rules in todo:
             bar.set_postfix(board=f"{rules.columns}x{rules.rows} p={rules.p}")
-            value = solve_board(rules, args.time_limit, depth=args.split_depth, solve=solve or solve_leaves,
-                                brute_positions=args.brute_force_positions)
+            checkpoint = Checkpoint(directory, rules, args.split_depth)
+            value = solve_board(rules, args.time_limit, depth=args.split_depth, solve=solve,
+                                brute_positions=args.brute_force_positions, store=checkpoint)
             rows[rules] = row_of(value)
             write_table(path, rows)
+            checkpoint.finish(complete=value.exact is not None and value.weak is not None,
+                              keep=args.keep_checkpoints)
             if value.disagreements():
                 mismatches += 1
                 print(f"clinea solved-tables: {rules}: {value.check()}", file=sys.stderr, flush=True)
@@ -247,7 +272,7 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(args.dir, exist_ok=True)
     mismatches = 0
     with contextlib.ExitStack() as stack:
-        solve = None
+        solve: Solve = solve_locally
         if args.ray:
             from clinea.solving.solved_ray import RaySolver
             solve = stack.enter_context(RaySolver(args.ray))

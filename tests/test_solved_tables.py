@@ -4,10 +4,18 @@ perfect game played out by the pure-Python brute force, the split at a
 depth backed up to the same value as one solve, on Ray too, a table resumed
 after a stop, a board out of time written as unknown, a disagreeing second
 method written as a mismatch, and the shipped tables checked against the
-published ones."""
+published ones. A board stopped inside (its process killed) resumes from
+its checkpoint and solves no split position twice, locally and on Ray; a
+torn checkpoint line is ignored, a line of another board or split depth
+refused."""
 import csv
 import io
+import json
 import os
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -15,7 +23,17 @@ from hypothesis import strategies as st
 
 from clinea.core import Board, Rules
 from clinea.solving.reference_solver import ReferenceSolver
-from clinea.solving.solved_board import LeafValue, backed_up, end_move, solve_board, solve_leaves, split_positions
+from clinea.solving.solved_board import (
+    LeafValue,
+    backed_up,
+    boards_up_to,
+    end_move,
+    solve_board,
+    solve_leaves,
+    solve_locally,
+    split_positions,
+)
+from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path
 from clinea.solving.solved_tables import main as tables_main
 from clinea.solving.solved_tables import read_table, standard_tables
 
@@ -43,17 +61,46 @@ def test_published_c4_value_reproduced(size):
     assert value.disagreements() == []
 
 
-def test_shipped_c4_table_equals_every_published_value():
-    rows = read_table(os.path.join(SHIPPED, "c4.csv"))
+# the standard tables still being computed (issue 47: Tromp's table, days of
+# CPU a diagonal); each is checked for what it holds, and its completeness
+# is an expected failure until the last board is in (then strict xfail fails:
+# take it off this list)
+UNFINISHED = {"c4-14", "c4-15"}
+C4_TABLES = ["c4", "c4-14", "c4-15"]
+
+
+def shipped(name: str) -> dict:
+    return read_table(os.path.join(SHIPPED, f"{name}.csv"))  # empty when not computed yet
+
+
+def until_finished(name):
+    return pytest.param(name, marks=pytest.mark.xfail(name in UNFINISHED, strict=True,
+                                                      reason="issue 47: still being computed"))
+
+
+def test_shipped_c4_tables_equal_every_published_value():
+    rows = {rules: row for name in C4_TABLES for rules, row in shipped(name).items()}
     for (columns, rows_count), (outcome, move) in published().items():
-        row = rows[Rules(columns, rows_count, 4)]
+        rules = Rules(columns, rows_count, 4)
+        if columns + rows_count > 13 and rules not in rows:
+            continue  # not computed yet: test_shipped_tables_hold_every_board_of_their_range says so
+        row = rows[rules]
         assert (row["outcome"], row["end_move"]) == (outcome, str(move)), (columns, rows_count)
+
+
+def test_the_tables_past_c4_hold_exactly_the_boards_c4_lacks():
+    # issue 47: --table c4-14 computes exactly the boards of columns + rows <= 14
+    # missing from c4.csv, and c4-15 then those of 15
+    have = set(shipped("c4"))
+    for name, most in (("c4-14", 14), ("c4-15", 15)):
+        assert set(standard_tables()[name].boards) == set(boards_up_to(4, most)) - have
+        have |= set(standard_tables()[name].boards)
 
 
 @pytest.mark.parametrize("name", sorted(standard_tables()))
 def test_shipped_tables_hold_no_mismatch_and_no_guess(name):
-    rows = read_table(os.path.join(SHIPPED, f"{name}.csv"))
-    assert rows
+    rows = shipped(name)
+    assert rows or name in UNFINISHED
     for rules, row in rows.items():
         assert not row["check"].startswith("MISMATCH"), rules
         if row["score"] == "?":
@@ -63,18 +110,18 @@ def test_shipped_tables_hold_no_mismatch_and_no_guess(name):
             assert row["check"].startswith("exact = win/draw/loss"), rules
 
 
-@pytest.mark.parametrize("name", sorted(standard_tables()))
+@pytest.mark.parametrize("name", [until_finished(name) for name in sorted(standard_tables())])
 def test_shipped_tables_hold_every_board_of_their_range(name):
     # a range widened in the code but never run would leave the page short
-    rows = read_table(os.path.join(SHIPPED, f"{name}.csv"))
-    assert set(rows) == set(standard_tables()[name].boards)
+    assert set(shipped(name)) == set(standard_tables()[name].boards)
 
 
 @pytest.mark.parametrize("name", sorted(standard_tables()))
 def test_shipped_standard_tables_leave_no_board_unknown(name):
     # issue 27: every board of the standard ranges is solved, none left
     # out of time (6x6 and 7x5 with c = 5 once were, at 90 s a board)
-    rows = read_table(os.path.join(SHIPPED, f"{name}.csv"))
+    rows = shipped(name)
+    assert rows or name in UNFINISHED
     assert [rules for rules, row in rows.items() if row["outcome"] == "unknown"] == []
 
 
@@ -169,8 +216,8 @@ def test_a_board_out_of_time_is_written_unknown(tmp_path):
 
 def test_a_second_method_that_disagrees_is_a_mismatch():
     def lying(rules, move_lists, time_limit):
-        return [LeafValue(v.exact, -v.weak if v.weak else 1, v.nodes, v.seconds)
-                for v in solve_leaves(rules, move_lists, time_limit)]
+        return [(moves, LeafValue(v.exact, -v.weak if v.weak else 1, v.nodes, v.seconds))
+                for moves, v in solve_locally(rules, move_lists, time_limit)]
 
     value = solve_board(Rules(4, 4, 3), time_limit=10, solve=lying)
     assert value.disagreements()
@@ -223,3 +270,158 @@ def test_bad_options_name_the_value_and_the_range(argv, message, capsys, tmp_pat
         tables_main([*argv, "--dir", str(tmp_path)])
     assert stop.value.code == 2
     assert message in capsys.readouterr().err
+
+
+# ------------------------------------------------------------ checkpoints
+
+# a board whose split positions take long enough (156 of them, 4 s in all
+# here) for a kill to land inside it, and few enough for the test to be quick
+KILLED_BOARD = ("6x5", 4, 15)
+KILLED_DEPTH = 3
+
+
+def board_argv(directory, board=KILLED_BOARD, depth=KILLED_DEPTH, *extra):
+    size, c, p = board
+    return ["solved-tables", "--board", size, "--c", str(c), "--p-range", f"{p}..{p}", "--name", "t",
+            "--dir", str(directory), "--split-depth", str(depth), "--time-limit", "0",
+            "--brute-force-positions", "0", "--keep-checkpoints", *extra]
+
+
+def rules_of_board(board=KILLED_BOARD) -> Rules:
+    columns, rows = map(int, board[0].split("x"))
+    return Rules(columns, rows, board[1], board[2])
+
+
+def checkpoint_lines(directory, rules) -> list[bytes]:
+    path = checkpoint_path(str(directory), rules)
+    with open(path, "rb") as file:
+        return file.read().splitlines(keepends=True)
+
+
+def positions_of(lines) -> list[tuple]:
+    return [tuple(json.loads(line)["moves"]) for line in lines]
+
+
+def values_of(lines) -> dict[tuple, tuple]:
+    """Each position's values (nodes and seconds hang on the table's past)."""
+    return {tuple(fields["moves"]): (fields["exact"], fields["weak"]) for fields in map(json.loads, lines)}
+
+
+def clinea(*argv, timeout=300):
+    return subprocess.run([sys.executable, "-m", "clinea", *argv], capture_output=True, text=True, timeout=timeout)
+
+
+def test_a_board_killed_inside_resumes_and_solves_no_position_twice(tmp_path):
+    rules = rules_of_board()
+    leaves = {tuple(moves) for moves in split_positions(rules, KILLED_DEPTH)}
+    assert clinea(*board_argv(tmp_path / "whole")).returncode == 0
+    path = checkpoint_path(str(tmp_path / "killed"), rules)
+    run = subprocess.Popen([sys.executable, "-m", "clinea", *board_argv(tmp_path / "killed")],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 240
+        while time.monotonic() < deadline and run.poll() is None:
+            if os.path.exists(path) and len(open(path, "rb").read().splitlines()) >= 3:
+                break
+            time.sleep(0.005)
+        run.send_signal(signal.SIGKILL)
+    finally:
+        run.wait(timeout=60)
+    # a kill inside a write leaves a torn last line: the resumed run cuts it
+    before = [line for line in checkpoint_lines(tmp_path / "killed", rules) if line.endswith(b"\n")]
+    # killed inside the board: some positions kept, its row not written
+    assert 3 <= len(before) < len(leaves)
+    assert read_table(str(tmp_path / "killed" / "t.csv")) == {}
+    assert clinea(*board_argv(tmp_path / "killed")).returncode == 0
+    after = checkpoint_lines(tmp_path / "killed", rules)
+    # the lines found before the kill are kept as they were, and the rest
+    # added once each: no position was solved twice
+    assert after[:len(before)] == before
+    assert sorted(positions_of(after)) == sorted(leaves)
+    assert comparable(tmp_path / "killed" / "t.csv") == comparable(tmp_path / "whole" / "t.csv")
+
+
+def test_the_checkpoint_is_removed_once_the_row_is_written(tmp_path):
+    argv = board_argv(tmp_path, ("4x4", 3, 8), 2)
+    argv.remove("--keep-checkpoints")
+    assert tables_main(argv[1:]) == 0
+    assert read_table(str(tmp_path / "t.csv"))
+    assert os.listdir(tmp_path / "checkpoints") == []
+
+
+def lying_line(line: bytes) -> bytes:
+    """The line with its exact value changed and its checksum made again:
+    a line that reads as whole, with a wrong value."""
+    fields = json.loads(line)
+    rules = Rules(*map(int, fields["board"].replace("x", " ").replace("c=", "").replace("p=", "").split()))
+    value = LeafValue(99, fields["weak"], fields["nodes"], fields["seconds"])
+    return checkpoint_line(rules, fields["depth"], fields["moves"], value, fields["time_limit"])
+
+
+@pytest.mark.parametrize("torn", ["half a line", "a whole line but its newline"])
+def test_a_torn_last_line_is_ignored_never_trusted(tmp_path, torn):
+    board = ("4x4", 3, 8)
+    rules = rules_of_board(board)
+    assert tables_main(board_argv(tmp_path / "whole", board)[1:]) == 0
+    lines = checkpoint_lines(tmp_path / "whole", rules)
+    # the torn line claims a value no position has: were it trusted, the row would differ
+    lying = lying_line(lines[-1])
+    cut = lying[:len(lying) // 2] if torn == "half a line" else lying[:-1]
+    (tmp_path / "resumed" / "checkpoints").mkdir(parents=True)
+    with open(checkpoint_path(str(tmp_path / "resumed"), rules), "wb") as file:
+        file.write(b"".join(lines[:-1]) + cut)
+    assert tables_main(board_argv(tmp_path / "resumed", board)[1:]) == 0
+    assert comparable(tmp_path / "resumed" / "t.csv") == comparable(tmp_path / "whole" / "t.csv")
+    # the torn line was cut off and its position solved again, once
+    resumed = checkpoint_lines(tmp_path / "resumed", rules)
+    assert resumed[:-1] == lines[:-1] and positions_of(resumed) == positions_of(lines)
+    assert values_of(resumed) == values_of(lines)
+
+
+@pytest.mark.parametrize("stranger, message", [
+    ("another board", "a position of 4x4 c=3 p=8, not of 5x4 c=3 p=10"),
+    ("another split depth", "rerun with --split-depth 2"),
+    ("a changed value", "checksum does not match"),
+])
+def test_a_checkpoint_line_of_another_board_or_mode_is_refused(tmp_path, stranger, message):
+    board = ("4x4", 3, 8)
+    assert tables_main(board_argv(tmp_path / "other", board, 2)[1:]) == 0
+    [line, *rest] = checkpoint_lines(tmp_path / "other", rules_of_board(board))
+    target_board, depth = (("5x4", 3, 10), 2) if stranger == "another board" else (board, 3)
+    if stranger == "a changed value":
+        target_board, depth = board, 2
+        line = lying_line(line).replace(b'"exact":99', b'"exact":98')
+    (tmp_path / "run" / "checkpoints").mkdir(parents=True)
+    with open(checkpoint_path(str(tmp_path / "run"), rules_of_board(target_board)), "wb") as file:
+        file.write(b"".join([*rest, line]))
+    done = clinea(*board_argv(tmp_path / "run", target_board, depth))
+    assert done.returncode == 1
+    [error] = done.stderr.splitlines()
+    assert message in error and "line " in error and "move the file away" in error
+
+
+def test_tables_on_ray_write_the_checkpoint(ray_address, tmp_path):
+    board = ("5x4", 4, 10)
+    rules = rules_of_board(board)
+    assert tables_main([*board_argv(tmp_path, board, 2)[1:], "--ray", ray_address]) == 0
+    lines = checkpoint_lines(tmp_path, rules)
+    leaves = split_positions(rules, 2)
+    assert sorted(positions_of(lines)) == sorted(tuple(moves) for moves in leaves)
+    assert values_of(lines) == {tuple(moves): (value.exact, value.weak)
+                                for moves, value in zip(leaves, solve_leaves(rules, leaves, 10))}
+
+
+def test_a_board_left_out_of_time_keeps_its_checkpoint_for_a_longer_limit(tmp_path):
+    # 7x6 one ply in: no position is solved in 0.01 s, each is written unknown
+    rules = Rules(7, 6, 4)
+    argv = ["--board", "7x6", "--c", "4", "--p-range", "21..21", "--name", "t", "--dir", str(tmp_path),
+            "--split-depth", "1", "--brute-force-positions", "0", "--time-limit"]
+    assert tables_main([*argv, "0.01"]) == 0
+    [row] = read_table(str(tmp_path / "t.csv")).values()
+    assert row["outcome"] == "unknown"
+    first = checkpoint_lines(tmp_path, rules)
+    assert len(first) == 7 and all(json.loads(line)["exact"] is None for line in first)
+    # a longer limit tries the unknown positions again, each once, after the lines kept
+    assert tables_main([*argv, "0.02"]) == 0
+    again = checkpoint_lines(tmp_path, rules)
+    assert again[:7] == first and sorted(positions_of(again[7:])) == sorted(positions_of(first))

@@ -6,6 +6,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from pons import pons_lines, sign
 
 from clinea.core import Board
@@ -128,3 +129,99 @@ def test_the_move_search_counts_play_values_nodes(tmp_path):
         assert found[mode][2] == str(len(counts)), mode
         assert int(found[mode][3].replace(",", "")) == sum(counts) > 0, mode
         assert int(found[mode][5].replace(",", "")) == max(counts), mode
+
+
+# ------------------------------------------- the references, by stand-ins
+# Each stand-in prints what the reference prints (Pons' part-13 benchmark
+# main, Steininger's c4, Fhourstones 3.2), with figures of its own that the
+# table must show, so the parsing is covered without the references.
+
+def stand_in(tmp_path, name: str, code: str) -> str:
+    path = tmp_path / name
+    path.write_text(f"#!{sys.executable}\nimport os, sys\n{code}")
+    path.chmod(0o755)
+    return str(path)
+
+
+def pons_stand_in(tmp_path) -> str:
+    # the right score of each position, 7 nodes and 250 us each; it notes
+    # its arguments and whether an opening book lies where it runs
+    scores = dict(pons_lines("Test_L3_R1"))
+    return stand_in(tmp_path, "pons", f"""
+scores = {scores!r}
+open({str(tmp_path / 'pons-run')!r}, 'w').write(repr((sys.argv[1:], os.listdir('.'))))
+for line in sys.stdin:
+    moves = line.strip()
+    score = scores[moves] if '-w' not in sys.argv else (scores[moves] > 0) - (scores[moves] < 0)
+    print(moves, score, 7, 250)
+""")
+
+
+def test_pons_is_run_on_the_same_positions_with_the_ratio(tmp_path):
+    result = run_benchmark(tmp_path, "--pons", pons_stand_in(tmp_path), "--weak")
+    assert result.returncode == 0, result.stderr
+    assert "no opening book, reset per position" in result.stdout  # --pons: Pons' conditions on our side too
+    ours, theirs, ratio = rows(result.stdout, "Test_L3_R1")
+    assert theirs[1:6] == [str(LIMIT), "100.0%", "250.0us", "250.0us", "7"]
+    assert float(ratio[1]) == pytest.approx(250e-6 / (float(ours[3].removesuffix("us")) * 1e-6), rel=0.01)
+    arguments, folder = eval((tmp_path / "pons-run").read_text())
+    assert arguments == ["-w"] and folder == []  # weak, and in an empty folder: no 7x6.book to load
+
+
+STEININGER = """
+print("Using a 5 x 4 board, a 1.00 GB table, and {threads} threads.")
+print("{mode}ly solving:")
+print("Search took 0.10 s and explored 999 nodes (9 nodes per ms).")
+print("Search completed!")
+print("Final {mode_word} score is {score} (draw).")
+print("Time to solve       = 2.50 s")
+print("Nodes: ")
+print("    Exact           = 11")
+print("    Total           = 12345")
+"""
+
+
+def test_steininger_builds_solve_their_board_beside_ours(tmp_path):
+    exact = Solver(16, book=False).solve(Board(5, 4))
+    right = stand_in(tmp_path, "c4-right", STEININGER.format(threads=1, mode="Strong", mode_word="strong",
+                                                              score=exact))
+    wrong = stand_in(tmp_path, "c4-wrong", STEININGER.format(threads=2, mode="Weak", mode_word="weak",
+                                                              score=1 - abs(sign(exact)) * 2))
+    result = run_benchmark(tmp_path, "--steininger", right, wrong)
+    assert result.returncode == 0, result.stderr
+    table = [line.split() for line in result.stdout.split("Steininger's c4")[1].splitlines()[2:] if line.strip()]
+    first, second = table[:2]
+    assert first[:4] == ["5x4", "1", "exact", f"{exact}/{exact}"] and first[4] == "12,345"
+    assert first[6] == "2.50s" and "DIFFER" not in first
+    assert second[:3] == ["5x4", "2", "weak"] and second[-2:] == ["SCORES", "DIFFER"]
+
+
+def test_fhourstones_is_run_on_its_positions_beside_ours(tmp_path):
+    program = stand_in(tmp_path, "fhourstones", """
+print("Fhourstones 3.2 (C)")
+for line in sys.stdin:
+    print(f"\\nSolving {len(line.strip())}-ply position after {line.strip()} . . .")
+    print("score = 5 (+)  work = 14")
+    print("40000 pos / 4 msec = 10000.0 Kpos/sec")
+""")
+    result = run_benchmark(tmp_path, "--limit", "1", "--fhourstones-program", program, "--fhourstones", "45461667")
+    assert result.returncode == 0, result.stderr
+    found = {row[1]: row for row in map(str.split, result.stdout.splitlines()) if row[:1] == ["45461667"]}
+    for mode in ("exact", "weak"):
+        assert found[mode][6] == "40,000" and found[mode][8] == "0.004s", mode
+        assert float(found[mode][7]) == pytest.approx(int(found[mode][3].replace(",", "")) / 40000, abs=0.01)
+        assert "DIFFER" not in found[mode]  # 45461667 is a win for the side to move, as the stand-in says
+
+
+@pytest.mark.parametrize("option", ["--pons", "--fhourstones-program", "--steininger"])
+def test_a_reference_that_fails_is_named_in_one_line(tmp_path, option):
+    failing = stand_in(tmp_path, "failing", "print('half an answer'); sys.exit('out of memory')")
+    result = run_benchmark(tmp_path, "--limit", "2", option, failing)
+    assert result.returncode == 1
+    [message] = [line for line in result.stderr.splitlines() if line.strip()]
+    assert message.startswith(f"{option} {failing!r}") and "Traceback" not in result.stderr
+
+
+def test_a_missing_reference_is_refused_before_anything_runs(tmp_path):
+    result = run_benchmark(tmp_path, "--pons", str(tmp_path / "nowhere" / "c4solver"))
+    assert result.returncode == 2 and "--pons" in result.stderr and "no program there" in result.stderr

@@ -1,0 +1,231 @@
+"""The course's league, running itself inside the server.
+
+Worker threads take the next game in order of need: a new upload's smoke
+game against random (its verdict and stderr stored with the game), the
+teacher's final round robin once started, then the arena league's schedule
+(clinea.arena.league.schedule: the baselines' calibration, every new
+version's rating games against the baselines before anything else, then
+the field). Each game is played by the judge (clinea.judge.tournament's
+Runner, or its Ray backend with --ray) on sandboxed seats with ponder off,
+and written to the store with its result in one transaction under its
+stable id: after a kill, the games in the store are skipped and only those
+in flight are played again.
+
+The standings are fitted from the stored games each time they are asked
+for (clinea.arena.league.standings, random anchored at 0).
+"""
+from __future__ import annotations
+
+import contextlib
+import os
+import tempfile
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass, replace
+
+from clinea.arena.league.folder import program_entry, registered_command
+from clinea.arena.league.schedule import LeagueSchedule
+from clinea.arena.league.standings import Standings, standings
+from clinea.core import Rules
+from clinea.judge.player_process import end_all_games
+from clinea.judge.record import GameRecord
+from clinea.judge.referee import Clock
+from clinea.judge.sandbox import Sandbox, SeatLimits
+from clinea.judge.tournament import GameSpec, Player, Runner, safe_name, tournament_schedule
+from clinea.serve.course import Course
+from clinea.serve.store import FINAL, LEAGUE, SMOKE, Game, Version
+
+#: the fixed opponents every version meets: random (anchored at Elo 0) and a weak heuristic
+BASELINES = {"random": "random --seed 1", "greedy": "greedy"}
+ANCHORS = {"random": 0.0}
+CALIBRATION_GAMES = 4   # random against greedy, once in the course's life
+RATING_GAMES = 2        # games against each baseline before a new version counts as rated
+MAX_GAMES = 40          # games a pairing, after which it rests
+PRIOR_DRAWS = 1.0
+FINAL_OPENING_PLIES = 2  # the final's game pairs start from the same random opening, colours swapped
+FINAL_SEED = 50
+IDLE = 0.2              # seconds a worker waits when no game is due
+STDERR_LIMIT = 64 * 1024  # bytes of a seat's stderr kept per game
+
+
+@dataclass(frozen=True)
+class Task:
+    round: str
+    spec: GameSpec
+    version: Version | None = None  # the upload a smoke game checks
+
+
+def seat_stderr(logs: str, name: str) -> str:
+    """The stderr lines (`! `) of a seat's transcript in `logs`, the last STDERR_LIMIT bytes at most."""
+    path = os.path.join(logs, f"{safe_name(name)}.log")
+    try:
+        with open(path, "rb") as file:
+            file.seek(max(0, os.fstat(file.fileno()).st_size - STDERR_LIMIT))
+            text = file.read(STDERR_LIMIT).decode("utf-8", "replace")
+    except OSError:
+        return ""
+    return "".join(line[2:] for line in text.splitlines(keepends=True) if line.startswith("! "))
+
+
+def final_specs(names: list[str], games: int, rules: tuple[int, int, int, int]) -> Iterator[GameSpec]:
+    """The final round robin: `games` a pair, each pair of games from one opening with colours swapped."""
+    for spec in tournament_schedule(sorted(names), "round-robin", games, FINAL_SEED, Rules(*rules),
+                                    openings=FINAL_OPENING_PLIES):
+        yield replace(spec, id=f"final|{spec.id}")
+
+
+class CourseLeague:
+    def __init__(self, course: Course, concurrency: int, ray_address: str | None = None):
+        self.course = course
+        self.store = course.store
+        settings = course.settings
+        self.rules = (settings.columns, settings.rows, settings.c, settings.p)
+        self.time_per_move = settings.time_per_move
+        self.concurrency = concurrency
+        self.ray_address = ray_address
+        self.sandbox = Sandbox("auto", SeatLimits(), course.hidden())
+        self.baselines = {name: registered_command(line) for name, line in BASELINES.items()}
+        self.schedule = LeagueSchedule(BASELINES, CALIBRATION_GAMES, RATING_GAMES, MAX_GAMES)
+        for game_id in self.store.game_ids(LEAGUE):
+            self.schedule.finished(game_id)
+        self.lock = threading.Lock()
+        self.checking: set[int] = set()        # versions whose smoke game is in flight
+        self.final_in_flight: set[str] = set()
+        self.stop = threading.Event()
+        self.threads: list[threading.Thread] = []
+        self.errors: list[str] = []
+
+    # ------------------------------------------------------------ choice
+
+    def next_task(self) -> Task | None:
+        with self.lock:
+            for version in self.store.versions("WHERE v.verdict = 'checking' ORDER BY v.id"):
+                if version.id not in self.checking:
+                    self.checking.add(version.id)
+                    return Task(SMOKE, GameSpec(f"smoke|{version.player}", version.player, "random",
+                                                ("azul", "rojo")), version)
+            final = self.store.setting("final")
+            if final is not None:
+                done = set(self.store.game_ids(FINAL)) | self.final_in_flight
+                for spec in final_specs(final["players"], final["games"], self.rules):
+                    if spec.id not in done:
+                        self.final_in_flight.add(spec.id)
+                        return Task(FINAL, spec)
+            self.schedule.bots = sorted(version.player for version in self.store.current_versions())
+            spec = self.schedule.next(self.schedule.calibrated())
+            return None if spec is None else Task(LEAGUE, spec)
+
+    def finished(self, task: Task, record: GameRecord | None) -> None:
+        with self.lock:
+            if task.round == SMOKE and task.version is not None:
+                self.checking.discard(task.version.id)
+            elif task.round == FINAL:
+                self.final_in_flight.discard(task.spec.id)
+            elif record is None:
+                self.schedule.dropped(task.spec.id)
+            else:
+                self.schedule.finished(task.spec.id)
+
+    # ------------------------------------------------------------ games
+
+    def players(self) -> list[Player]:
+        """The baselines and every version that passed its check: all of
+        them, so that each seat's sandbox hides every other bot's folder."""
+        found = [Player(name, command) for name, command in self.baselines.items()]
+        for version in self.store.versions("WHERE v.verdict != 'failed'"):
+            entry = program_entry(version.player, version.entry)
+            if entry is not None:
+                found.append(Player(version.player, list(entry.command)))
+        return found
+
+    def play(self, spec: GameSpec) -> tuple[GameRecord | None, tuple[str, str]]:
+        """One game on the judge's seats; (None, why) when it could not be played."""
+        players = self.players()
+        if not {spec.first, spec.second} <= {player.name for player in players}:
+            return None, ("", "")
+        records: list[GameRecord] = []
+
+        def clock() -> Clock:
+            return Clock(per_move=self.time_per_move)
+
+        with tempfile.TemporaryDirectory(prefix="clinea-serve-") as logs:
+            if self.ray_address is not None:
+                from clinea.judge.ray_backend import RayRunner
+                playing = [player for player in players if player.name in (spec.first, spec.second)]
+                RayRunner(self.ray_address, playing, Rules(*self.rules), clock, 1, None, self.sandbox).run(
+                    [spec], records.append)
+            else:
+                Runner(players, Rules(*self.rules), clock, 1, log_dir=logs, sandbox=self.sandbox,
+                       same_core=False).run([spec], records.append)
+            stderr = (seat_stderr(logs, spec.first), seat_stderr(logs, spec.second))
+        return (records[0] if records else None), stderr
+
+    def run_task(self, task: Task) -> None:
+        record: GameRecord | None = None
+        try:
+            record, stderr = self.play(task.spec)
+            if task.round == SMOKE and task.version is not None:
+                self.store_smoke(task.version, record, stderr)
+            elif record is not None and not self.stop.is_set():
+                self.store.add_game(Game(0, task.spec.id, task.round, record, stderr))
+        finally:
+            self.finished(task, record if not self.stop.is_set() else None)
+
+    def store_smoke(self, version: Version, record: GameRecord | None, stderr: tuple[str, str]) -> None:
+        if self.stop.is_set():
+            return  # the server is going down: the game was cut, and is played again next time
+        if record is None:
+            self.store.set_verdict(version.id, "failed", "the game could not be played", stderr[0], None)
+            return
+        failed = record.forfeit == version.player
+        reason = f"{record.reason} against random" if failed else ""
+        self.store.set_verdict(version.id, "failed" if failed else "passed", reason, stderr[0],
+                               Game(0, record.id, SMOKE, record, stderr))
+
+    def work(self) -> None:
+        while not self.stop.is_set():
+            task = self.next_task()
+            if task is None:
+                self.stop.wait(IDLE)
+                continue
+            try:
+                self.run_task(task)
+            except Exception as error:  # one game's failure (a full disk, Ray) must not end the league
+                self.errors.append(f"{task.spec.id}: {error}")
+                self.stop.wait(1.0)
+
+    # ------------------------------------------------------------ life
+
+    def start(self) -> None:
+        self.ray = contextlib.ExitStack()
+        if self.ray_address is not None:
+            from clinea.ray_cluster import joined
+            # joined once for the server's life: each game's runner finds Ray connected
+            self.ray.enter_context(joined(self.ray_address))
+        for _ in range(self.concurrency):
+            thread = threading.Thread(target=self.work, daemon=True, name="clinea-serve-league")
+            thread.start()
+            self.threads.append(thread)
+
+    def close(self) -> None:
+        self.stop.set()
+        end_all_games()
+        for thread in self.threads:
+            thread.join(timeout=10)
+        self.sandbox.close()
+        self.ray.close()
+
+    # ------------------------------------------------------------ standings
+
+    def standings(self, final: bool = False) -> Standings:
+        """Fitted from the stored games: the live league's, or the final's."""
+        if final:
+            names = (self.store.setting("final") or {}).get("players", [])
+            games = self.store.games("WHERE round = ?", FINAL)
+        else:
+            names = list(BASELINES) + [version.player for version in self.store.current_versions()]
+            games = self.store.games("WHERE round = ?", LEAGUE)
+        bots = [name for name in names if name not in BASELINES]
+        rated = {name: self.schedule.rated(name) for name in bots}
+        return standings((game.record for game in games), list(BASELINES), bots, ANCHORS, rated, PRIOR_DRAWS)
+

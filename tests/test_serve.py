@@ -1,0 +1,251 @@
+"""`clinea serve` as its users use it: a real server on loopback, its API and
+pages over HTTP, its league playing real sandboxed games, and a SIGKILL."""
+from __future__ import annotations
+
+import csv
+import http.cookiejar
+import io
+import re
+import sqlite3
+import stat
+import subprocess
+import sys
+import urllib.error
+import urllib.parse
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+pytest.importorskip("starlette")
+
+from serve_helpers import (  # noqa: E402
+    Course,
+    api,
+    free_port,
+    init_course,
+    multipart,
+    running_server,
+    start_server,
+    stop_server,
+    upload,
+    wait_until,
+)
+
+GOOD_BOT = b"""import random
+
+def choose(board):
+    return random.choice(board.legal_columns())
+"""
+# says why on stderr, then plays a column that does not exist
+BAD_BOT = b"""import sys
+
+def choose(board):
+    print("my bot is lost", file=sys.stderr, flush=True)
+    return 99
+"""
+RATED_WITHIN = 60.0  # seconds: the issue's promise on a 2-core machine
+
+
+class Browser:
+    """A session as a browser keeps it: the cookie, the pages' CSRF tokens."""
+
+    def __init__(self, course: Course):
+        self.course = course
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(http.cookiejar.CookieJar()))
+
+    def request(self, path: str, data: bytes | None = None, headers: dict[str, str] | None = None) -> tuple[int, str]:
+        request = urllib.request.Request(self.course.url + path, data=data, headers=headers or {})
+        try:
+            with self.opener.open(request, timeout=60) as answer:
+                return answer.status, answer.read().decode()
+        except urllib.error.HTTPError as error:
+            return error.code, error.read().decode()
+
+    def csrf(self, path: str = "/") -> str:
+        _, text = self.request(path)
+        found = re.search(r'name="csrf" value="([^"]+)"', text)
+        assert found, text[:500]
+        return found.group(1)
+
+    def post(self, path: str, fields: dict[str, str]) -> tuple[int, str]:
+        return self.request(path, urllib.parse.urlencode(fields).encode())
+
+    def sign_in(self, token: str) -> str:
+        status, text = self.post("/sign-in", {"token": token, "csrf": self.csrf()})
+        assert status == 200, text[:500]
+        return text
+
+
+def rated(course: Course, bot: int) -> dict | None:
+    _, standings = api(course, "GET", "/api/standings", course.teacher_token)
+    return next((row for row in standings["bots"] if row["id"] == bot and row["rating"] is not None), None)
+
+
+def verdict(course: Course, token: str, bot: int) -> dict | None:
+    status, answer = api(course, "GET", f"/api/bots/{bot}", token)
+    assert status == 200, answer
+    return answer if answer["verdict"] != "checking" else None
+
+
+@pytest.fixture(scope="module")
+def course(tmp_path_factory: pytest.TempPathFactory):
+    with running_server(tmp_path_factory.mktemp("serve") / "course", ["alice", "bob", "Chloé Ünal"],
+                        time_per_move=0.2) as started:
+        yield started
+
+
+@pytest.fixture(scope="module")
+def alice_bot(course: Course) -> int:
+    """Alice's bot, uploaded through the API, checked and rated."""
+    status, answer = upload(course, course.tokens["alice"], "alice.py", GOOD_BOT)
+    assert status == 201, answer
+    assert answer["verdict"] == "checking" and answer["name"] == "alice" and answer["version"] == 1
+    bot = answer["id"]
+    # one wait for both: the smoke game and the rating games count in the issue's 60 s
+    wait_until(lambda: rated(course, bot), RATED_WITHIN, "alice's bot rated")
+    assert verdict(course, course.tokens["alice"], bot)["verdict"] == "passed"
+    return bot
+
+
+def test_an_upload_is_checked_rated_and_its_games_replayable(course: Course, alice_bot: int):
+    row = rated(course, alice_bot)
+    assert row["name"] == "alice" and row["version"] == 1 and row["games"] >= 2
+    low, high = row["interval"]
+    assert low < row["rating"] < high
+    status, games = api(course, "GET", f"/api/games?bot={alice_bot}", course.tokens["alice"])
+    assert status == 200 and games["games"]
+    game = games["games"][0]
+    assert "alice v1" in (game["blue"], game["red"]) and game["replay"] == f"/games/{game['id']}/replay"
+    browser = Browser(course)
+    browser.sign_in(course.tokens["bob"])  # anyone signed in sees any replay
+    status, page = browser.request(game["replay"])
+    assert status == 200 and "alice v1" in page and "Content-Security-Policy" in page
+    status, table = browser.request("/standings")
+    assert status == 200 and 'id="standings"' in table and 'id="crosstable"' in table and "alice" in table
+
+
+def test_a_failing_upload_shows_its_reason_and_stderr_to_its_owner_only(course: Course, alice_bot: int):
+    status, answer = upload(course, course.tokens["bob"], "bob.py", BAD_BOT)
+    assert status == 201, answer
+    checked = wait_until(lambda: verdict(course, course.tokens["bob"], answer["id"]), RATED_WITHIN, "bob's verdict")
+    assert checked["verdict"] == "failed" and "my bot is lost" in checked["stderr"]
+    assert "99" in checked["reason"]
+    assert api(course, "GET", f"/api/bots/{answer['id']}", course.tokens["alice"])[0] == 403
+    assert api(course, "GET", f"/api/bots/{answer['id']}", course.teacher_token)[0] == 200
+    browser = Browser(course)
+    page = browser.sign_in(course.tokens["bob"])
+    assert re.search(r'class="verdict">failed', page) and "my bot is lost" in page
+    # alice's seat's stderr is alice's
+    _, games = api(course, "GET", f"/api/games?bot={alice_bot}", course.tokens["alice"])
+    assert browser.request(f"/games/{games['games'][0]['id']}/stderr")[0] == 403
+
+
+def test_the_api_wants_a_valid_token(course: Course):
+    assert api(course, "GET", "/api/standings", None)[0] == 401
+    assert api(course, "GET", "/api/standings", "not-a-token")[0] == 401
+    assert upload(course, "not-a-token", "x.py", GOOD_BOT)[0] == 401
+
+
+def test_forms_without_their_csrf_token_are_refused(course: Course):
+    browser = Browser(course)
+    assert browser.post("/sign-in", {"token": course.tokens["alice"]})[0] == 403
+    assert browser.post("/sign-in", {"token": course.tokens["alice"], "csrf": "forged"})[0] == 403
+    browser.sign_in(course.tokens["alice"])
+    body, headers = multipart({}, "alice.py", GOOD_BOT)
+    assert browser.request("/student/upload", body, headers)[0] == 403
+    body, headers = multipart({"csrf": browser.csrf("/student")}, "alice2.py", GOOD_BOT)
+    status, page = browser.request("/student/upload", body, headers)
+    assert status == 200 and "version 2" in page
+
+
+def test_a_body_above_the_limit_is_refused(course: Course):
+    status, answer = upload(course, course.tokens["alice"], "big.py", b"#" * (3 << 20))
+    assert status == 413, answer
+    status, _ = api(course, "POST", "/sign-in", None, b"token=" + b"x" * (1 << 20),
+                    {"Content-Type": "application/x-www-form-urlencoded"})
+    assert status == 413
+
+
+def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, alice_bot: int):
+    browser = Browser(course)
+    page = browser.sign_in(course.teacher_token)
+    assert 'id="close"' in page and "alice" in page
+    assert Browser(course).request("/teacher/grades.csv")[0] == 401
+    student = Browser(course)
+    student.sign_in(course.tokens["alice"])
+    assert student.request("/teacher/grades.csv")[0] == 403
+    assert browser.post("/teacher/close", {"csrf": browser.csrf("/teacher")})[0] == 200
+    assert upload(course, course.tokens["alice"], "late.py", GOOD_BOT)[0] == 403
+    assert browser.post("/teacher/final", {"csrf": browser.csrf("/teacher"), "games": "2"})[0] == 200
+
+    def final_done() -> bool:
+        _, page = browser.request("/teacher")
+        found = re.search(r'id="final-progress">(\d+) of (\d+)', page)
+        return bool(found) and found.group(1) == found.group(2)
+
+    wait_until(final_done, 90, "the final round robin")
+    status, text = browser.request("/teacher/grades.csv")
+    assert status == 200
+    grades = {row["name"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert set(grades) == {"alice", "bob", "Chloé Ünal"}
+    assert grades["bob"]["grade"] == "0.0" and grades["Chloé Ünal"]["grade"] == "0.0"  # no bot that passed
+    assert grades["alice"]["grade"] == "10.0"  # the best student's bot
+    status, text = browser.request("/teacher/standings.csv")
+    names = [row["name"] for row in csv.DictReader(io.StringIO(text))]
+    assert status == 200 and {"alice", "random", "greedy"} <= set(names)
+
+
+def test_init_keeps_the_tokens_private_and_refuses_a_bad_roster(tmp_path: Path):
+    tokens, teacher = init_course(tmp_path / "course", ["ann", "ben"])
+    assert set(tokens) == {"ann", "ben"} and len(set(tokens.values()) | {teacher}) == 3
+    for name in ("tokens.csv", "teacher-token"):
+        assert stat.S_IMODE((tmp_path / "course" / name).stat().st_mode) == 0o600
+    stored = sqlite3.connect(tmp_path / "course" / "state" / "course.db").execute(
+        "SELECT name, token_hash, extra FROM students").fetchall()
+    assert not any(token in str(stored) for token in [*tokens.values(), teacher])  # hashes only
+    assert "ann@example.org" in next(row[2] for row in stored if row[0] == "ann")  # the roster's other columns
+    for roster, said in ((b"email\nx@y\n", "no `name` column"), (b"name\nann\nann\n", "comes twice"),
+                         (b"name\n", "no student"), (b"\xff\xfe\x00", "--students")):
+        path = tmp_path / "roster.csv"
+        path.write_bytes(roster)
+        done = subprocess.run([sys.executable, "-m", "clinea", "serve", "init", str(tmp_path / "new"),
+                               "--students", str(path)], capture_output=True, text=True, timeout=60)
+        assert done.returncode == 2 and said in done.stderr and len(done.stderr.strip().splitlines()) == 1
+        assert not (tmp_path / "new").exists()
+
+
+def league_games(folder: Path) -> dict[str, str]:
+    with sqlite3.connect(folder / "state" / "course.db") as db:
+        return dict(db.execute("SELECT game_id, record FROM games"))
+
+
+def test_a_server_killed_mid_league_loses_and_repeats_nothing(tmp_path: Path):
+    folder = tmp_path / "course"
+    tokens, teacher = init_course(folder, ["dora"], time_per_move=0.2)
+    port = free_port()
+    course = Course(f"http://127.0.0.1:{port}", tokens, teacher, folder, start_server(folder, port))
+    try:
+        status, answer = upload(course, tokens["dora"], "dora.py", GOOD_BOT)
+        assert status == 201
+        wait_until(lambda: sum(game_id.startswith("random|v") or "|v" in game_id
+                               for game_id in league_games(folder)) >= 2, RATED_WITHIN, "dora's first games")
+    finally:
+        stop_server(course.process)  # SIGKILL, games in flight
+    before = league_games(folder)
+    course.process = start_server(folder, port)
+    try:
+        assert api(course, "GET", f"/api/bots/{answer['id']}", tokens["dora"])[1]["verdict"] == "passed"
+        wait_until(lambda: len(league_games(folder)) >= len(before) + 3, 60, "more games after the restart")
+    finally:
+        stop_server(course.process)
+    after = league_games(folder)
+    assert {game_id: after[game_id] for game_id in before} == before  # every game kept, none played again
+    assert sum(game_id.startswith("smoke|") for game_id in after) == 1  # the check is not repeated
+    # every pairing's games are its k = 0, 1, 2, ... once each: none lost in the kill, none twice
+    pairings: dict[str, list[int]] = {}
+    for game_id in after:
+        if not game_id.startswith("smoke|"):
+            a, b, k = game_id.split("|")
+            pairings.setdefault(f"{a}|{b}", []).append(int(k))
+    assert all(len(ks) == len(set(ks)) for ks in pairings.values())

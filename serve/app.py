@@ -43,7 +43,7 @@ from clinea.judge.sandbox import SeatLimits
 from clinea.judge.seat_settings import SeatSettings
 from clinea.serve.course import Course
 from clinea.serve.league import BASELINES, CourseLeague, final_specs
-from clinea.serve.store import FINAL, Game, Person, Version
+from clinea.serve.store import FINAL, Game, Person, Store, Version
 
 # until serve/uploads.py (zips, their checks) lands: one .py file, checked here
 MAX_UPLOAD_BYTES = 1 << 20
@@ -149,7 +149,7 @@ class Service:
     sign_ins: RateLimit
 
     @property
-    def store(self):  # type: ignore[no-untyped-def]
+    def store(self) -> Store:
         return self.course.store
 
 
@@ -212,7 +212,7 @@ def signed_in(request: Request, teacher: bool = False) -> Person:
 
 # ------------------------------------------------------------ what it shows
 
-def display(store: Any) -> dict[str, str]:
+def display(store: Store) -> dict[str, str]:
     """Player name in the records -> the name shown (the student's, and the version)."""
     names = {name: name for name in BASELINES}
     names.update({version.player: f"{version.name} v{version.number}" for version in store.versions()})
@@ -245,7 +245,7 @@ def shown_table(service_: Service, table: Standings) -> dict[str, Any]:
     return {"games": table.games, "note": table.note, "rows": shown}
 
 
-def own_seat(person: Person, game: Game, store: Any) -> str | None:
+def own_seat(person: Person, game: Game, store: Store) -> str | None:
     """The player name of the person's seat in the game, if one is theirs."""
     for name in game.record.players:
         if name.startswith("v") and name[1:].isdigit():
@@ -302,6 +302,7 @@ def accept_upload(service_: Service, person: Person, data: bytes, filename: str,
                             (person.id,)).fetchone()[0]
         version_id = db.execute("INSERT INTO versions (student, number, entry, uploaded) VALUES (?, ?, '', ?)",
                                 (person.id, number, time.time())).lastrowid
+        assert version_id is not None  # an INSERT's row
         dest = service_.course.version_folder(version_id)
         # a folder left by a server killed mid-upload, whose row was never committed
         shutil.rmtree(dest, ignore_errors=True)

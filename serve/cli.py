@@ -45,7 +45,7 @@ def build_parser() -> argparse.ArgumentParser:
                                formatter_class=argparse.RawDescriptionHelpFormatter)
     init.add_argument("folder", metavar="DIR", type=Path, help="the course's folder (new or empty)")
     init.add_argument("--students", metavar="CSV", type=Path, required=True,
-                      help="the students: a CSV with a header row and a `name` column")
+                      help="the students: a CSV with a header row and a `name` column (required: no default)")
     add_board_options(init, p_default=21, what="the course's board")
     init.add_argument("--time-per-move", type=bounded_float("--time-per-move", 0.01, 60, "a number of seconds"),
                       default=1.0, metavar="SECONDS", help="seconds a move, 0.01..60 (default 1)")

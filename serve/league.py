@@ -112,8 +112,8 @@ class CourseLeague:
                         self.final_in_flight.add(spec.id)
                         return Task(FINAL, spec)
             self.schedule.bots = sorted(version.player for version in self.store.current_versions())
-            spec = self.schedule.next(self.schedule.calibrated())
-            return None if spec is None else Task(LEAGUE, spec)
+            due = self.schedule.next(self.schedule.calibrated())
+            return None if due is None else Task(LEAGUE, due)
 
     def finished(self, task: Task, record: GameRecord | None) -> None:
         with self.lock:

@@ -30,6 +30,7 @@ PACKAGES = {
     "clinea.arena": "arena",
     "clinea.arena.league": "arena/league",
     "clinea.bridges": "bridges",
+    "clinea.serve": "serve",
 }
 
 

@@ -1,0 +1,1 @@
+"""clinea serve: the course tournament as a web service (uploads, league, pages, API)."""

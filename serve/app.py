@@ -21,7 +21,6 @@ import time
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
@@ -44,23 +43,7 @@ from clinea.judge.seat_settings import SeatSettings
 from clinea.serve.course import Course
 from clinea.serve.league import BASELINES, CourseLeague, final_specs
 from clinea.serve.store import FINAL, Game, Person, Store, Version
-
-# until serve/uploads.py (zips, their checks) lands: one .py file, checked here
-MAX_UPLOAD_BYTES = 1 << 20
-
-
-class UploadRefused(ValueError):
-    pass
-
-
-def store_upload(data: bytes, filename: str, dest: Path, entry: str | None = None) -> Path:
-    if not filename.endswith(".py") or "/" in filename or "\\" in filename or filename.startswith("."):
-        raise UploadRefused(f"{filename!r}: only one .py file for now")
-    if len(data) > MAX_UPLOAD_BYTES:
-        raise UploadRefused(f"{filename}: {len(data)} bytes, above the limit of {MAX_UPLOAD_BYTES}")
-    path = dest / filename
-    path.write_bytes(data)
-    return path
+from clinea.serve.uploads import MAX_UPLOAD_BYTES, UploadRefused, store_upload
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -312,8 +295,6 @@ def accept_upload(service_: Service, person: Person, data: bytes, filename: str,
         except UploadRefused as refused:
             shutil.rmtree(dest, ignore_errors=True)
             raise Refusal(400, str(refused)) from None
-        if not path.name.endswith(".py"):
-            path.chmod(0o755)  # any other file is run as a player program
         db.execute("UPDATE versions SET entry = ? WHERE id = ?", (str(path), version_id))
     version = store.version(version_id)
     assert version is not None

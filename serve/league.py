@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import contextlib
 import os
+import sys
 import tempfile
 import threading
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
-from clinea.arena.league.folder import program_entry, registered_command
+from clinea.arena.league.folder import registered_command
 from clinea.arena.league.schedule import LeagueSchedule
 from clinea.arena.league.standings import Standings, standings
 from clinea.core import Rules
@@ -65,6 +66,13 @@ def seat_stderr(logs: str, name: str) -> str:
     except OSError:
         return ""
     return "".join(line[2:] for line in text.splitlines(keepends=True) if line.startswith("! "))
+
+
+def version_command(entry: str) -> list[str]:
+    """How a seat runs an upload: a .py file as `clinea play FILE.py` does
+    (a choose(board) or a Bot subclass, no #! line needed), anything else
+    as the program it is."""
+    return [sys.executable, "-m", "clinea.players", entry] if entry.endswith(".py") else [entry]
 
 
 def final_specs(names: list[str], games: int, rules: tuple[int, int, int, int]) -> Iterator[GameSpec]:
@@ -133,9 +141,7 @@ class CourseLeague:
         them, so that each seat's sandbox hides every other bot's folder."""
         found = [Player(name, command) for name, command in self.baselines.items()]
         for version in self.store.versions("WHERE v.verdict != 'failed'"):
-            entry = program_entry(version.player, version.entry)
-            if entry is not None:
-                found.append(Player(version.player, list(entry.command)))
+            found.append(Player(version.player, version_command(version.entry)))
         return found
 
     def play(self, spec: GameSpec) -> tuple[GameRecord | None, tuple[str, str]]:

@@ -13,6 +13,7 @@ import sys
 import urllib.error
 import urllib.parse
 import urllib.request
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -167,35 +168,6 @@ def test_a_body_above_the_limit_is_refused(course: Course):
     assert status == 413
 
 
-def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, alice_bot: int):
-    browser = Browser(course)
-    page = browser.sign_in(course.teacher_token)
-    assert 'id="close"' in page and "alice" in page
-    assert Browser(course).request("/teacher/grades.csv")[0] == 401
-    student = Browser(course)
-    student.sign_in(course.tokens["alice"])
-    assert student.request("/teacher/grades.csv")[0] == 403
-    assert browser.post("/teacher/close", {"csrf": browser.csrf("/teacher")})[0] == 200
-    assert upload(course, course.tokens["alice"], "late.py", GOOD_BOT)[0] == 403
-    assert browser.post("/teacher/final", {"csrf": browser.csrf("/teacher"), "games": "2"})[0] == 200
-
-    def final_done() -> bool:
-        _, page = browser.request("/teacher")
-        found = re.search(r'id="final-progress">(\d+) of (\d+)', page)
-        return bool(found) and found.group(1) == found.group(2)
-
-    wait_until(final_done, 90, "the final round robin")
-    status, text = browser.request("/teacher/grades.csv")
-    assert status == 200
-    grades = {row["name"]: row for row in csv.DictReader(io.StringIO(text))}
-    assert set(grades) == {"alice", "bob", "Chloé Ünal"}
-    assert grades["bob"]["grade"] == "0.0" and grades["Chloé Ünal"]["grade"] == "0.0"  # no bot that passed
-    assert grades["alice"]["grade"] == "10.0"  # the best student's bot
-    status, text = browser.request("/teacher/standings.csv")
-    names = [row["name"] for row in csv.DictReader(io.StringIO(text))]
-    assert status == 200 and {"alice", "random", "greedy"} <= set(names)
-
-
 def test_init_keeps_the_tokens_private_and_refuses_a_bad_roster(tmp_path: Path):
     tokens, teacher = init_course(tmp_path / "course", ["ann", "ben"])
     assert set(tokens) == {"ann", "ben"} and len(set(tokens.values()) | {teacher}) == 3
@@ -249,3 +221,62 @@ def test_a_server_killed_mid_league_loses_and_repeats_nothing(tmp_path: Path):
             a, b, k = game_id.split("|")
             pairings.setdefault(f"{a}|{b}", []).append(int(k))
     assert all(len(ks) == len(set(ks)) for ks in pairings.values())
+
+
+def zipped(files: dict[str, bytes]) -> bytes:
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w") as archive:
+        for name, data in files.items():
+            archive.writestr(name, data)
+    return out.getvalue()
+
+
+def test_a_zip_with_its_entry_point_plays_and_a_hostile_one_is_refused(course: Course):
+    token = course.tokens["Chloé Ünal"]
+    helper = b"import random\n\ndef pick(board):\n    return random.choice(board.legal_columns())\n"
+    bot = b"from helper import pick\n\ndef choose(board):\n    return pick(board)\n"
+    status, answer = upload(course, token, "chloe.zip", zipped({"src/helper.py": helper, "src/play.py": bot}),
+                            entry="src/play.py")
+    assert status == 201, answer
+    checked = wait_until(lambda: verdict(course, token, answer["id"]), RATED_WITHIN, "the zip's verdict")
+    assert checked["verdict"] == "passed", checked
+    status, refused = upload(course, token, "evil.zip", zipped({"../../escape.py": bot}))
+    assert status == 400 and "escape.py" in refused["error"] and "\n" not in refused["error"]
+    assert not (course.folder.parent / "escape.py").exists()
+    status, refused = upload(course, token, "../up.py", GOOD_BOT)
+    assert status == 400 and refused["error"]
+
+
+def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, alice_bot: int):
+    browser = Browser(course)
+    page = browser.sign_in(course.teacher_token)
+    assert 'id="close"' in page and "alice" in page
+    assert Browser(course).request("/teacher/grades.csv")[0] == 401
+    student = Browser(course)
+    student.sign_in(course.tokens["alice"])
+    assert student.request("/teacher/grades.csv")[0] == 403
+    assert browser.post("/teacher/close", {"csrf": browser.csrf("/teacher")})[0] == 200
+    assert upload(course, course.tokens["alice"], "late.py", GOOD_BOT)[0] == 403
+    assert browser.post("/teacher/final", {"csrf": browser.csrf("/teacher"), "games": "2"})[0] == 200
+
+    def final_done() -> bool:
+        _, page = browser.request("/teacher")
+        found = re.search(r'id="final-progress">(\d+) of (\d+)', page)
+        return bool(found) and found.group(1) == found.group(2)
+
+    wait_until(final_done, 90, "the final round robin")
+    status, text = browser.request("/teacher/grades.csv")
+    assert status == 200
+    grades = {row["name"]: float(row["grade"]) for row in csv.DictReader(io.StringIO(text))}
+    assert set(grades) == {"alice", "bob", "Chloé Ünal"}
+    assert grades["bob"] == 0.0  # no bot that passed its check
+    status, text = browser.request("/teacher/standings.csv")
+    final = {row["name"]: row for row in csv.DictReader(io.StringIO(text))}
+    assert status == 200 and {"alice", "Chloé Ünal", "random", "greedy"} <= set(final)
+    assert int(final["alice"]["games"]) == 2 * 3  # 2 games against each of the other three
+    # the rule --help states, from the final's standings: random 0, the best student 10
+    elo = {name: float(final[name]["rating"]) for name in ("alice", "Chloé Ünal", "random")}
+    best = max(elo["alice"], elo["Chloé Ünal"])
+    for name in ("alice", "Chloé Ünal"):
+        expected = 10 * min(1, max(0, (elo[name] - elo["random"]) / (best - elo["random"]))) if best > elo["random"] else 0
+        assert grades[name] == pytest.approx(expected, abs=0.051)

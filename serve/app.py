@@ -56,9 +56,9 @@ FORM_LIMIT = 64 * 1024
 #: an upload's body: the file, plus the multipart framing and the other fields
 UPLOAD_LIMIT = MAX_UPLOAD_BYTES + FORM_LIMIT
 UPLOAD_PATHS = ("/api/bots", "/student/upload")
-#: (attempts, seconds): uploads per person, sign-ins per client address
-UPLOAD_RATE = (int(os.environ.get("CLINEA_SERVE_UPLOADS_PER_MINUTE", "10")), 60.0)
-SIGN_IN_RATE = (int(os.environ.get("CLINEA_SERVE_SIGN_INS_PER_MINUTE", "20")), 60.0)
+#: (attempts, seconds): uploads per person, failed sign-ins per client address
+UPLOAD_RATE = (10, 60.0)
+SIGN_IN_RATE = (20, 60.0)
 REPLAY_SOLVE_TIME = 0.02
 SESSION_DAYS = 14
 RESULTS_LIMIT = 4 * 1024 * 1024  # a one-game file is a few KiB
@@ -111,16 +111,20 @@ class RateLimit:
         self.events: dict[Any, deque[float]] = {}
         self.lock = threading.Lock()
 
-    def allow(self, key: Any) -> bool:
+    def full(self, key: Any) -> bool:
+        """Whether `key` has had its `count` events in the last `seconds`."""
         now = time.monotonic()
         with self.lock:
-            events = self.events.setdefault(key, deque())
+            events = self.events.get(key)
             while events and events[0] <= now - self.seconds:
                 events.popleft()
-            if len(events) >= self.count:
-                return False
-            events.append(now)
-            return True
+            if events is not None and not events:
+                del self.events[key]  # a key that has waited long enough costs no memory
+            return events is not None and len(events) >= self.count
+
+    def note(self, key: Any) -> None:
+        with self.lock:
+            self.events.setdefault(key, deque()).append(time.monotonic())
 
 
 @dataclass
@@ -277,8 +281,9 @@ def accept_upload(service_: Service, person: Person, data: bytes, filename: str,
         raise Refusal(403, "the teacher has no bot: sign in as a student to upload")
     if service_.course.closed:
         raise Refusal(403, "submissions are closed")
-    if not service_.uploads.allow(person.id):
+    if service_.uploads.full(person.id):
         raise Refusal(429, f"too many uploads: at most {UPLOAD_RATE[0]} a minute")
+    service_.uploads.note(person.id)
     store = service_.store
     with store.transaction() as db:
         number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE student = ?",
@@ -324,11 +329,13 @@ async def sign_in(request: Request) -> Response:
     form = await request.form()
     check_csrf(request, form)
     client = request.client.host if request.client else ""
-    if not service(request).sign_ins.allow(client):
-        raise Refusal(429, f"too many sign-in attempts: at most {SIGN_IN_RATE[0]} a minute")
+    # only failed attempts count: a class behind one address signs in at once
+    if service(request).sign_ins.full(client):
+        raise Refusal(429, f"too many failed sign-ins from {client}: at most {SIGN_IN_RATE[0]} a minute")
     token = form.get("token")
     person = service(request).store.person(token.strip()) if isinstance(token, str) else None
     if person is None:
+        service(request).sign_ins.note(client)
         return page(request, "sign_in.html", "Sign in", 401, error="unknown token: check the one you were given")
     request.session.clear()
     request.session["person"] = person.id  # a new session: a fixed one from before sign-in is not kept

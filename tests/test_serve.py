@@ -3,6 +3,7 @@ pages over HTTP, its league playing real sandboxed games, and a SIGKILL."""
 from __future__ import annotations
 
 import csv
+import http.client
 import http.cookiejar
 import io
 import re
@@ -166,6 +167,44 @@ def test_a_body_above_the_limit_is_refused(course: Course):
     status, _ = api(course, "POST", "/sign-in", None, b"token=" + b"x" * (1 << 20),
                     {"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 413
+
+
+def test_uploads_are_rate_limited_per_student(course: Course):
+    """Ten uploads a minute, refused ones included (they cost the checks all the same)."""
+    bob, alice = course.tokens["bob"], course.tokens["alice"]
+    statuses = [upload(course, bob, "../x.py", GOOD_BOT)[0] for _ in range(12)]
+    # bob's first upload (above) was one of his ten
+    assert statuses[:9] == [400] * 9 and statuses[9:] == [429] * 3
+    assert upload(course, alice, "../x.py", GOOD_BOT)[0] == 400  # another student's own count
+
+
+def test_a_body_without_a_length_is_cut_at_the_limit(course: Course):
+    connection = http.client.HTTPConnection(course.url.removeprefix("http://"), timeout=60)
+    body, headers = multipart({}, "big.py", b"#" * (3 << 20))
+    connection.request("POST", "/api/bots", body=iter([body[i:i + 65536] for i in range(0, len(body), 65536)]),
+                       headers={**headers, "Authorization": f"Bearer {course.tokens['alice']}"},
+                       encode_chunked=True)
+    answer = connection.getresponse()
+    assert answer.status == 413 and b"limit" in answer.read()
+
+
+def test_failed_sign_ins_are_rate_limited_per_address(tmp_path: Path):
+    with running_server(tmp_path / "course", ["eve"]) as course:
+        browser = Browser(course)
+        for _ in range(20):
+            assert browser.post("/sign-in", {"token": "guess", "csrf": browser.csrf()})[0] == 401
+        status, page = browser.post("/sign-in", {"token": course.tokens["eve"], "csrf": browser.csrf()})
+        assert status == 429 and "too many failed sign-ins" in page
+        assert api(course, "GET", "/api/standings", course.tokens["eve"])[0] == 200  # the address is kept off the pages only
+
+
+def test_serve_run_without_its_extra_says_what_to_install(tmp_path: Path):
+    init_course(tmp_path / "course", ["ann"])
+    hide = "import sys; sys.modules['starlette'] = None; from clinea.main import main; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", hide, "serve", "run", str(tmp_path / "course")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == "clinea serve run: clinea serve needs the serve extra: " \
+        "pip install 'clinea[serve]'\n"
 
 
 def test_init_keeps_the_tokens_private_and_refuses_a_bad_roster(tmp_path: Path):

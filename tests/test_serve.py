@@ -319,3 +319,19 @@ def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, 
     for name in ("alice", "Chloé Ünal"):
         expected = 10 * min(1, max(0, (elo[name] - elo["random"]) / (best - elo["random"]))) if best > elo["random"] else 0
         assert grades[name] == pytest.approx(expected, abs=0.051)
+
+
+def test_the_league_plays_on_ray_with_ray(ray_address, tmp_path: Path):
+    """--ray ADDRESS: the games are the judge's Ray backend's, the rest the same."""
+    folder = tmp_path / "course"
+    tokens, teacher = init_course(folder, ["rui"], time_per_move=0.2)
+    port = free_port()
+    course = Course(f"http://127.0.0.1:{port}", tokens, teacher, folder,
+                    start_server(folder, port, "--ray", ray_address, "--concurrency", "2"))
+    try:
+        status, answer = upload(course, tokens["rui"], "rui.py", GOOD_BOT)
+        assert status == 201
+        wait_until(lambda: rated(course, answer["id"]), 2 * RATED_WITHIN, "rui's bot rated on Ray")
+    finally:
+        stop_server(course.process)
+    assert "not played" not in (folder / "server.log").read_text()  # no game failed on Ray on the way

@@ -104,6 +104,7 @@ class CourseLeague:
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.fitted: dict[tuple[object, ...], Standings] = {}  # the last standings, by what they were fitted from
+        self.records: dict[str, dict[int, GameRecord]] = {}  # the stored games by round, by row id
 
     # ------------------------------------------------------------ choice
 
@@ -234,14 +235,16 @@ class CourseLeague:
         else:
             names = list(BASELINES) + [version.player for version in self.store.current_versions()]
         bots = [name for name in names if name not in BASELINES]
-        latest = self.store.rows("SELECT COUNT(*), MAX(id) FROM games WHERE round = ?", round_name)[0]
-        key = (round_name, tuple(names), tuple(latest))
         with self.lock:
+            records = self.records.setdefault(round_name, {})
+            for game in self.store.games("WHERE round = ? AND id > ? ORDER BY id", round_name, next(reversed(records), 0)):
+                records[game.id] = game.record  # games are only ever added: read each once
+            key = (round_name, tuple(names), len(records))
             if key in self.fitted:
                 return self.fitted[key]
             rated = {name: self.schedule.rated(name) for name in bots}
-        games = self.store.games("WHERE round = ?", round_name)
-        table = standings((game.record for game in games), list(BASELINES), bots, ANCHORS, rated, PRIOR_DRAWS)
+            games = list(records.values())
+        table = standings(games, list(BASELINES), bots, ANCHORS, rated, PRIOR_DRAWS)
         with self.lock:
             self.fitted = {old: kept for old, kept in self.fitted.items() if old[0] != round_name} | {key: table}
         return table

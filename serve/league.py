@@ -140,10 +140,12 @@ class CourseLeague:
     # ------------------------------------------------------------ games
 
     def players(self) -> list[Player]:
-        """The baselines and every version that passed its check: all of
-        them, so that each seat's sandbox hides every other bot's folder."""
+        """The baselines and every version, failed and replaced ones too:
+        a game seats two of them, and each seat's sandbox hides the folders
+        of all the others (the judge's Runner starts a seat's process at its
+        first game only)."""
         found = [Player(name, command) for name, command in self.baselines.items()]
-        for version in self.store.versions("WHERE v.verdict != 'failed'"):
+        for version in self.store.versions("WHERE v.entry != ''"):
             found.append(Player(version.player, version_command(version.entry)))
         return found
 

@@ -2,6 +2,7 @@
 pages over HTTP, its league playing real sandboxed games, and a SIGKILL."""
 from __future__ import annotations
 
+import ast
 import csv
 import http.client
 import http.cookiejar
@@ -18,6 +19,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from clinea.judge.sandbox import bubblewrap_problem
 
 pytest.importorskip("starlette")
 
@@ -167,6 +170,50 @@ def test_a_body_above_the_limit_is_refused(course: Course):
     status, _ = api(course, "POST", "/sign-in", None, b"token=" + b"x" * (1 << 20),
                     {"Content-Type": "application/x-www-form-urlencoded"})
     assert status == 413
+
+
+# reads what it should not, says what it found, then plays
+SNOOPING_BOT = b"""import os, random, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+course = os.path.dirname(os.path.dirname(here))
+
+
+def look(path):
+    try:
+        if os.path.isdir(path):
+            return sorted(os.listdir(path))
+        with open(path, "rb") as file:
+            return file.read(64)
+    except OSError as error:
+        return type(error).__name__
+
+
+bots = os.path.join(course, "bots")
+found = {name: look(os.path.join(course, name)) for name in ("tokens.csv", "teacher-token", "state")}
+found.update({name: look(os.path.join(bots, name)) for name in os.listdir(bots) if os.path.join(bots, name) != here})
+print("FOUND", repr(found), file=sys.stderr, flush=True)
+
+
+def choose(board):
+    return random.choice(board.legal_columns())
+"""
+
+
+def test_a_seat_sees_no_token_no_store_and_no_other_bot(course: Course, alice_bot: int):
+    if bubblewrap_problem() is not None:
+        pytest.skip(f"no sandbox here: {bubblewrap_problem()}")
+    token = course.tokens["Chloé Ünal"]
+    status, answer = upload(course, token, "snoop.py", SNOOPING_BOT)
+    assert status == 201, answer
+    checked = wait_until(lambda: verdict(course, token, answer["id"]), RATED_WITHIN, "the snooping bot's verdict")
+    found = ast.literal_eval(checked["stderr"].split("FOUND ", 1)[1].strip())
+    # the token files unreadable or empty, the store's folder empty
+    assert found.pop("tokens.csv") in (b"", "PermissionError") and found.pop("teacher-token") in (b"", "PermissionError")
+    assert found.pop("state") == []
+    others = {folder.name for folder in (course.folder / "bots").iterdir()} - {f"v{answer['id']}"}
+    # alice's bot and bob's failed one at least: each folder there, and empty
+    assert set(found) == others and len(others) >= 2 and all(seen == [] for seen in found.values())
 
 
 def test_uploads_are_rate_limited_per_student(course: Course):

@@ -8,6 +8,7 @@ from pathlib import Path
 from clinea.judge import reaper
 from clinea.judge.player_process import kill_all
 from clinea.players.options import add_board_options, bounded_float, bounded_int, command_parser
+from clinea.ray_cluster import RayFailure
 from clinea.serve.course import Course, CourseError, CourseSettings, init_course
 
 EXTRA = "clinea serve needs the serve extra: pip install 'clinea[serve]'"
@@ -93,6 +94,7 @@ def serve(args: argparse.Namespace) -> int:
     except ImportError:
         print(f"clinea serve run: {EXTRA}", file=sys.stderr)
         return 2
+    from clinea.judge.sandbox import SandboxError
     from clinea.serve.league import CourseLeague
 
     try:
@@ -101,10 +103,18 @@ def serve(args: argparse.Namespace) -> int:
         print(f"clinea serve run: {error}", file=sys.stderr)
         return 2
     reaper.become_undumpable()
-    league = CourseLeague(course, args.concurrency, args.ray)
+    try:
+        league = CourseLeague(course, args.concurrency, args.ray)
+    except SandboxError as error:
+        print(f"clinea serve run: the students' bots run only in sandboxed seats: {error}", file=sys.stderr)
+        return 2
     print(league.sandbox.describe(), file=sys.stderr, flush=True)
     app = build_app(course, league)
-    league.start()
+    try:
+        league.start()
+    except RayFailure as failure:
+        print(f"clinea serve run: {failure}", file=sys.stderr)
+        return 2
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:

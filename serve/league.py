@@ -93,7 +93,8 @@ class CourseLeague:
         self.time_per_move = settings.time_per_move
         self.concurrency = concurrency
         self.ray_address = ray_address
-        self.sandbox = Sandbox("auto", SeatLimits(), course.hidden())
+        # strict: a student's bot never runs outside a confined seat (no bubblewrap, no games)
+        self.sandbox = Sandbox("strict", SeatLimits(), course.hidden())
         self.baselines = {name: registered_command(line) for name, line in BASELINES.items()}
         self.schedule = LeagueSchedule(BASELINES, CALIBRATION_GAMES, RATING_GAMES, MAX_GAMES)
         for game_id in self.store.game_ids(LEAGUE):
@@ -199,7 +200,8 @@ class CourseLeague:
                 continue
             try:
                 self.run_task(task)
-            except Exception as error:  # one game's failure (a full disk, Ray) must not end the league
+            # one game's failure (a full disk, Ray, a node that cannot start a bot: SystemExit) must not end the league
+            except (Exception, SystemExit) as error:
                 print(f"clinea serve: game {task.spec.id} not played: {type(error).__name__}: {first_line(error)}",
                       file=sys.stderr, flush=True)
                 self.stop.wait(1.0)

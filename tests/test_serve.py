@@ -348,6 +348,7 @@ def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, 
     student = Browser(course)
     student.sign_in(course.tokens["alice"])
     assert student.request("/teacher/grades.csv")[0] == 403
+    assert api(course, "GET", "/teacher/grades.csv", course.tokens["alice"])[0] == 403
     assert browser.post("/teacher/close", {"csrf": browser.csrf("/teacher")})[0] == 200
     assert upload(course, course.tokens["alice"], "late.py", GOOD_BOT)[0] == 403
     assert browser.post("/teacher/final", {"csrf": browser.csrf("/teacher"), "games": "2"})[0] == 200
@@ -363,6 +364,7 @@ def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, 
     grades = {row["name"]: float(row["grade"]) for row in csv.DictReader(io.StringIO(text))}
     assert set(grades) == {"alice", "bob", "Chloé Ünal"}
     assert grades["bob"] == 0.0  # no bot that passed its check
+    assert api(course, "GET", "/teacher/grades.csv", course.teacher_token) == (200, text)  # a script's download
     status, text = browser.request("/teacher/standings.csv")
     final = {row["name"]: row for row in csv.DictReader(io.StringIO(text))}
     assert status == 200 and {"alice", "Chloé Ünal", "random", "greedy"} <= set(final)

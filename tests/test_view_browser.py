@@ -6,14 +6,12 @@ and first blunder checked against the core and the solver; no request may
 leave it, and a screenshot must show a drawn page."""
 import io
 import json
-import shutil
 import subprocess
 import sys
 
 import pytest
+from headless_chromium import headless_chromium
 from PIL import Image
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
@@ -27,25 +25,12 @@ from clinea.core.solver import Solver
 # every position of 6x4 solves in milliseconds (7x6's early ones take up to
 # 0.3 s past the book): the page's values are exact even on a loaded machine
 SIZE = Rules(6, 4, 4, 12)
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    for program in (CHROMIUM, CHROMEDRIVER):
-        assert shutil.which(program), f"{program} is missing: make test installs it (apt-get install chromium chromium-driver)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,1000", "--hide-scrollbars", "--no-first-run",
-                     "--disable-background-networking", "--disable-component-update"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
+    with headless_chromium() as driver:
+        yield driver
 
 
 @pytest.fixture(scope="module")

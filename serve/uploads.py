@@ -37,6 +37,8 @@ MAX_PATH_BYTES = 1 * KIB
 #: tried in this order when the upload names no entry point
 DEFAULT_ENTRIES = ("main.py", "bot.py")
 SHOWN_NAME_CHARS = 80
+#: Unicode categories refused in names: control, format, line and paragraph separators
+INVISIBLE = ("Cc", "Cf", "Zl", "Zp")
 
 
 class UploadRefused(ValueError):
@@ -56,8 +58,10 @@ def check_part(part: str, what: str) -> None:
     but a file inside the folder, or that a file system would not take."""
     if part in ("", ".", ".."):
         raise UploadRefused(f"{what}: {shown(part)} is not allowed as a name or a part of one")
-    if any(unicodedata.category(char) == "Cc" for char in part):
-        raise UploadRefused(f"{what}: control characters (NUL, newline ...) are not allowed in names")
+    # format characters too: a right-to-left override (U+202E) makes a page
+    # show a name other than the file's
+    if any(unicodedata.category(char) in INVISIBLE for char in part):
+        raise UploadRefused(f"{what}: control characters (NUL, newline, direction marks ...) are not allowed in names")
     for char in ("/", "\\", ":"):
         if char in part:
             raise UploadRefused(f"{what}: {char!r} is not allowed in a name (a path or a drive letter)")

@@ -4,6 +4,7 @@ not work offline): the browser of the replay page's and the course
 server's tests."""
 from __future__ import annotations
 
+import json
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -34,3 +35,9 @@ def headless_chromium() -> Iterator[webdriver.Chrome]:
         yield driver
     finally:
         driver.quit()
+
+
+def network_events(browser: webdriver.Chrome) -> list[dict]:
+    """The DevTools Network events logged since the last call."""
+    events = (json.loads(entry["message"])["message"] for entry in browser.get_log("performance"))
+    return [event for event in events if event["method"].startswith("Network.")]

@@ -5,12 +5,11 @@ loaded from file://, stepped through with the keys, and its board, values
 and first blunder checked against the core and the solver; no request may
 leave it, and a screenshot must show a drawn page."""
 import io
-import json
 import subprocess
 import sys
 
 import pytest
-from headless_chromium import headless_chromium
+from headless_chromium import headless_chromium, network_events
 from PIL import Image
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
@@ -215,12 +214,6 @@ def test_filters_by_player_and_result(browser, page):
     Select(browser.find_element(By.ID, "filter-player")).select_by_index(0)
     Select(browser.find_element(By.ID, "filter-result")).select_by_value("connect")
     assert visible() == [i for i, r in enumerate(records) if r["reason"] == "connect"]
-
-
-def network_events(browser) -> list[dict]:
-    """The DevTools Network events logged since the last call."""
-    events = (json.loads(entry["message"])["message"] for entry in browser.get_log("performance"))
-    return [event for event in events if event["method"].startswith("Network.")]
 
 
 def test_no_request_leaves_the_page(browser, page):

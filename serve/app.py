@@ -20,11 +20,12 @@ import threading
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, MutableMapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from jinja2 import Environment, PackageLoader, select_autoescape
 from starlette.applications import Starlette
+from starlette.concurrency import run_in_threadpool
 from starlette.datastructures import FormData, UploadFile
 from starlette.middleware import Middleware
 from starlette.middleware.sessions import SessionMiddleware
@@ -41,7 +42,7 @@ from clinea.judge.results import ResultLog
 from clinea.judge.sandbox import SeatLimits
 from clinea.judge.seat_settings import SeatSettings
 from clinea.serve.course import Course
-from clinea.serve.league import BASELINES, CourseLeague, final_specs
+from clinea.serve.league import ANCHORS, BASELINES, CourseLeague, final_specs
 from clinea.serve.store import FINAL, Game, Person, Store, Version
 from clinea.serve.uploads import MAX_UPLOAD_BYTES, UploadRefused, store_upload
 
@@ -56,10 +57,11 @@ FORM_LIMIT = 64 * 1024
 #: an upload's body: the file, plus the multipart framing and the other fields
 UPLOAD_LIMIT = MAX_UPLOAD_BYTES + FORM_LIMIT
 UPLOAD_PATHS = ("/api/bots", "/student/upload")
-#: (attempts, seconds): uploads per person, sign-ins per client address
-UPLOAD_RATE = (int(os.environ.get("CLINEA_SERVE_UPLOADS_PER_MINUTE", "10")), 60.0)
-SIGN_IN_RATE = (int(os.environ.get("CLINEA_SERVE_SIGN_INS_PER_MINUTE", "20")), 60.0)
+#: (attempts, seconds): uploads per person, failed sign-ins per client address
+UPLOAD_RATE = (10, 60.0)
+SIGN_IN_RATE = (20, 60.0)
 REPLAY_SOLVE_TIME = 0.02
+REPLAYS_KEPT = 256  # pages of games, a few dozen KiB each
 SESSION_DAYS = 14
 RESULTS_LIMIT = 4 * 1024 * 1024  # a one-game file is a few KiB
 
@@ -111,16 +113,20 @@ class RateLimit:
         self.events: dict[Any, deque[float]] = {}
         self.lock = threading.Lock()
 
-    def allow(self, key: Any) -> bool:
+    def full(self, key: Any) -> bool:
+        """Whether `key` has had its `count` events in the last `seconds`."""
         now = time.monotonic()
         with self.lock:
-            events = self.events.setdefault(key, deque())
+            events = self.events.get(key)
             while events and events[0] <= now - self.seconds:
                 events.popleft()
-            if len(events) >= self.count:
-                return False
-            events.append(now)
-            return True
+            if events is not None and not events:
+                del self.events[key]  # a key that has waited long enough costs no memory
+            return events is not None and len(events) >= self.count
+
+    def note(self, key: Any) -> None:
+        with self.lock:
+            self.events.setdefault(key, deque()).append(time.monotonic())
 
 
 @dataclass
@@ -130,6 +136,8 @@ class Service:
     templates: Environment
     uploads: RateLimit
     sign_ins: RateLimit
+    replays: dict[int, str] = field(default_factory=dict)  # the latest pages, oldest first
+    replays_lock: threading.Lock = field(default_factory=threading.Lock)
 
     @property
     def store(self) -> Store:
@@ -261,7 +269,7 @@ def bot_games(request: Request, person: Person) -> list[Game]:
     return store.games("WHERE first = ? OR second = ? ORDER BY id DESC", player, player)
 
 
-def the_game(request: Request, person: Person) -> Game:
+def the_game(request: Request) -> Game:
     game_id = request.path_params["game"]
     found = service(request).store.games("WHERE id = ?", game_id)
     if not found:
@@ -277,8 +285,9 @@ def accept_upload(service_: Service, person: Person, data: bytes, filename: str,
         raise Refusal(403, "the teacher has no bot: sign in as a student to upload")
     if service_.course.closed:
         raise Refusal(403, "submissions are closed")
-    if not service_.uploads.allow(person.id):
+    if service_.uploads.full(person.id):
         raise Refusal(429, f"too many uploads: at most {UPLOAD_RATE[0]} a minute")
+    service_.uploads.note(person.id)
     store = service_.store
     with store.transaction() as db:
         number = db.execute("SELECT COALESCE(MAX(number), 0) + 1 FROM versions WHERE student = ?",
@@ -312,8 +321,11 @@ async def read_upload(request: Request) -> tuple[FormData, bytes, str, str | Non
 
 
 # ------------------------------------------------------------ pages
+# A handler that reads no body is a plain function: Starlette runs it in its
+# thread pool, so fitting the standings or reading the store never holds up
+# the event loop.
 
-async def sign_in_page(request: Request) -> Response:
+def sign_in_page(request: Request) -> Response:
     person = session_person(request)
     if person is not None:
         return RedirectResponse("/teacher" if person.teacher else "/student", 303)
@@ -324,11 +336,13 @@ async def sign_in(request: Request) -> Response:
     form = await request.form()
     check_csrf(request, form)
     client = request.client.host if request.client else ""
-    if not service(request).sign_ins.allow(client):
-        raise Refusal(429, f"too many sign-in attempts: at most {SIGN_IN_RATE[0]} a minute")
+    # only failed attempts count: a class behind one address signs in at once
+    if service(request).sign_ins.full(client):
+        raise Refusal(429, f"too many failed sign-ins from {client}: at most {SIGN_IN_RATE[0]} a minute")
     token = form.get("token")
     person = service(request).store.person(token.strip()) if isinstance(token, str) else None
     if person is None:
+        service(request).sign_ins.note(client)
         return page(request, "sign_in.html", "Sign in", 401, error="unknown token: check the one you were given")
     request.session.clear()
     request.session["person"] = person.id  # a new session: a fixed one from before sign-in is not kept
@@ -356,7 +370,7 @@ def student_page(request: Request, error: str = "", status: int = 200) -> Respon
                 closed=svc.course.closed, error=error)
 
 
-async def student(request: Request) -> Response:
+def student(request: Request) -> Response:
     return student_page(request)
 
 
@@ -367,19 +381,17 @@ async def student_upload(request: Request) -> Response:
     try:
         accept_upload(service(request), person, data, filename, entry)
     except Refusal as refusal:
-        if refusal.status in (401, 403) and "CSRF" in str(refusal):
-            raise
         return student_page(request, str(refusal), refusal.status)
     return RedirectResponse("/student", 303)
 
 
-async def standings_page(request: Request) -> Response:
+def standings_page(request: Request) -> Response:
     signed_in(request)
     svc = service(request)
     return page(request, "standings.html", "Standings", table=shown_table(svc, svc.league.standings()))
 
 
-async def games_page(request: Request) -> Response:
+def games_page(request: Request) -> Response:
     person = signed_in(request)
     store = service(request).store
     names = display(store)
@@ -394,33 +406,47 @@ async def games_page(request: Request) -> Response:
 
 async def replay_page(request: Request) -> Response:
     signed_in(request)
-    game = the_game(request, signed_in(request))
+    game = the_game(request)
+    svc = service(request)
+    with svc.replays_lock:
+        text = svc.replays.get(game.id)
+    if text is None:
+        # the solver values every position (a second or so): off the event loop, once a game
+        text = await run_in_threadpool(replay_html, game, display(svc.store))
+        with svc.replays_lock:
+            svc.replays[game.id] = text
+            while len(svc.replays) > REPLAYS_KEPT:
+                svc.replays.pop(next(iter(svc.replays)))
+    return HTMLResponse(text)
+
+
+def replay_html(game: Game, names: dict[str, str]) -> str:
+    """The arena's replay page of one game, every move valued by the solver."""
     label = f"game-{game.id}.jsonl"
-    page_ = Page(REPLAY_SOLVE_TIME)
-    page_.add(label, game.record)
-    data = page_.data(label, {"argv": ["clinea", "serve", game.round]})
-    names = display(service(request).store)
+    replay = Page(REPLAY_SOLVE_TIME)
+    replay.add(label, game.record)
+    data = replay.data(label, {"argv": ["clinea", "serve", game.round]})
     data["names"] = [names.get(name, name) for name in data["names"]]
-    return HTMLResponse(render(data, title=f"clinea course: game {game.id}"))
+    return render(data, title=f"clinea course: game {game.id}")
 
 
 def own_game(request: Request) -> tuple[Game, str, Person]:
     person = signed_in(request)
-    game = the_game(request, person)
+    game = the_game(request)
     own = own_seat(person, game, service(request).store)
     if own is None and not person.teacher:
         raise Refusal(403, "only the seats of your own bot are shown to you")
     return game, own or game.record.players[0], person
 
 
-async def stderr_page(request: Request) -> Response:
+def stderr_page(request: Request) -> Response:
     game, own, person = own_game(request)
     seats = [own] if not person.teacher else list(game.record.players)
     text = "".join(f"# {name}\n{game.stderr[game.record.players.index(name)]}" for name in seats)
     return PlainTextResponse(text)
 
 
-async def results_file(request: Request) -> Response:
+def results_file(request: Request) -> Response:
     """The game as a one-game results file for `clinea replay`, run in the
     folder holding the upload's files: the header names the student's seat
     by its entry point there, the baselines as registered players."""
@@ -450,7 +476,7 @@ async def results_file(request: Request) -> Response:
 
 # ------------------------------------------------------------ teacher
 
-async def teacher_page(request: Request) -> Response:
+def teacher_page(request: Request) -> Response:
     signed_in(request, teacher=True)
     svc = service(request)
     final = svc.store.setting("final")
@@ -499,7 +525,7 @@ def csv_response(header: list[str], lines: list[list[Any]], name: str) -> Respon
                     headers={"content-disposition": f'attachment; filename="{name}"'})
 
 
-async def standings_csv(request: Request) -> Response:
+def standings_csv(request: Request) -> Response:
     signed_in(request, teacher=True)
     table = teacher_table(service(request))
     return csv_response(
@@ -513,7 +539,7 @@ def grades(table: list[dict[str, Any]], students: list[str], grade_max: float) -
     """The grading rule: linear in the Elo between the random baseline's
     (grade 0) and the best student's (grade_max), clipped to 0..grade_max,
     to one decimal; a student without a rated bot gets 0."""
-    random_elo = next(row["rating"] for row in table if row["name"] == "random")
+    random_elo = ANCHORS["random"]
     rated = {row["name"]: row["rating"] for row in table if row["version"] != "baseline" and row["rating"] is not None}
     best = max(rated.values(), default=random_elo)
     span = best - random_elo
@@ -521,7 +547,7 @@ def grades(table: list[dict[str, Any]], students: list[str], grade_max: float) -
             if name in rated and span > 0 else 0.0 for name in students}
 
 
-async def grades_csv(request: Request) -> Response:
+def grades_csv(request: Request) -> Response:
     signed_in(request, teacher=True)
     svc = service(request)
     table = teacher_table(svc)
@@ -533,7 +559,7 @@ async def grades_csv(request: Request) -> Response:
                           given[name]] for name in students], "grades.csv")
 
 
-async def bot_code(request: Request) -> Response:
+def bot_code(request: Request) -> Response:
     signed_in(request, teacher=True)
     version = service(request).store.version(int(request.path_params["bot"]))
     if version is None:
@@ -558,7 +584,7 @@ async def api_upload(request: Request) -> Response:
                          "verdict": version.verdict}, 201)
 
 
-async def api_bot(request: Request) -> Response:
+def api_bot(request: Request) -> Response:
     person = bearer(request)
     version = service(request).store.version(int(request.path_params["bot"]))
     if version is None:
@@ -569,14 +595,14 @@ async def api_bot(request: Request) -> Response:
                          "verdict": version.verdict, "reason": version.reason, "stderr": version.stderr})
 
 
-async def api_standings(request: Request) -> Response:
+def api_standings(request: Request) -> Response:
     bearer(request)
     svc = service(request)
     return JSONResponse({"bots": [{key: row[key] for key in ("id", "name", "version", "rating", "interval", "games")}
                                   for row in rows(svc, svc.league.standings())]})
 
 
-async def api_games(request: Request) -> Response:
+def api_games(request: Request) -> Response:
     person = bearer(request)
     names = display(service(request).store)
     return JSONResponse({"games": [game_json(game, names) for game in bot_games(request, person)]})

@@ -17,6 +17,7 @@ for (clinea.arena.league.standings, random anchored at 0).
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import sys
 import tempfile
@@ -33,6 +34,7 @@ from clinea.judge.record import GameRecord
 from clinea.judge.referee import Clock
 from clinea.judge.sandbox import Sandbox, SeatLimits
 from clinea.judge.tournament import GameSpec, Player, Runner, safe_name, tournament_schedule
+from clinea.ray_cluster import first_line
 from clinea.serve.course import Course
 from clinea.serve.store import FINAL, LEAGUE, SMOKE, Game, Version
 
@@ -101,7 +103,8 @@ class CourseLeague:
         self.final_in_flight: set[str] = set()
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
-        self.errors: list[str] = []
+        self.fitted: dict[tuple[object, ...], Standings] = {}  # the last standings, by what they were fitted from
+        self.records: dict[str, dict[int, GameRecord]] = {}  # the stored games by round, by row id
 
     # ------------------------------------------------------------ choice
 
@@ -137,10 +140,12 @@ class CourseLeague:
     # ------------------------------------------------------------ games
 
     def players(self) -> list[Player]:
-        """The baselines and every version that passed its check: all of
-        them, so that each seat's sandbox hides every other bot's folder."""
+        """The baselines and every version, failed and replaced ones too:
+        a game seats two of them, and each seat's sandbox hides the folders
+        of all the others (the judge's Runner starts a seat's process at its
+        first game only)."""
         found = [Player(name, command) for name, command in self.baselines.items()]
-        for version in self.store.versions("WHERE v.verdict != 'failed'"):
+        for version in self.store.versions("WHERE v.entry != ''"):
             found.append(Player(version.player, version_command(version.entry)))
         return found
 
@@ -150,9 +155,7 @@ class CourseLeague:
         if not {spec.first, spec.second} <= {player.name for player in players}:
             return None, ("", "")
         records: list[GameRecord] = []
-
-        def clock() -> Clock:
-            return Clock(per_move=self.time_per_move)
+        clock = functools.partial(Clock, per_move=self.time_per_move)  # a Ray table is sent it: no closure
 
         with tempfile.TemporaryDirectory(prefix="clinea-serve-") as logs:
             if self.ray_address is not None:
@@ -197,7 +200,8 @@ class CourseLeague:
             try:
                 self.run_task(task)
             except Exception as error:  # one game's failure (a full disk, Ray) must not end the league
-                self.errors.append(f"{task.spec.id}: {error}")
+                print(f"clinea serve: game {task.spec.id} not played: {type(error).__name__}: {first_line(error)}",
+                      file=sys.stderr, flush=True)
                 self.stop.wait(1.0)
 
     # ------------------------------------------------------------ life
@@ -224,14 +228,25 @@ class CourseLeague:
     # ------------------------------------------------------------ standings
 
     def standings(self, final: bool = False) -> Standings:
-        """Fitted from the stored games: the live league's, or the final's."""
+        """Fitted from the stored games: the live league's, or the final's;
+        fitted again only when a game or a version has come since (every
+        page and API call shows them, the games come every few seconds)."""
+        round_name = FINAL if final else LEAGUE
         if final:
             names = (self.store.setting("final") or {}).get("players", [])
-            games = self.store.games("WHERE round = ?", FINAL)
         else:
             names = list(BASELINES) + [version.player for version in self.store.current_versions()]
-            games = self.store.games("WHERE round = ?", LEAGUE)
         bots = [name for name in names if name not in BASELINES]
-        rated = {name: self.schedule.rated(name) for name in bots}
-        return standings((game.record for game in games), list(BASELINES), bots, ANCHORS, rated, PRIOR_DRAWS)
-
+        with self.lock:
+            records = self.records.setdefault(round_name, {})
+            for game in self.store.games("WHERE round = ? AND id > ? ORDER BY id", round_name, next(reversed(records), 0)):
+                records[game.id] = game.record  # games are only ever added: read each once
+            key = (round_name, tuple(names), len(records))
+            if key in self.fitted:
+                return self.fitted[key]
+            rated = {name: self.schedule.rated(name) for name in bots}
+            games = list(records.values())
+        table = standings(games, list(BASELINES), bots, ANCHORS, rated, PRIOR_DRAWS)
+        with self.lock:
+            self.fitted = {old: kept for old, kept in self.fitted.items() if old[0] != round_name} | {key: table}
+        return table

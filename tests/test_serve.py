@@ -2,7 +2,9 @@
 pages over HTTP, its league playing real sandboxed games, and a SIGKILL."""
 from __future__ import annotations
 
+import ast
 import csv
+import http.client
 import http.cookiejar
 import io
 import re
@@ -17,6 +19,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
+
+from clinea.judge.sandbox import bubblewrap_problem
 
 pytest.importorskip("starlette")
 
@@ -111,7 +115,7 @@ def alice_bot(course: Course) -> int:
 
 def test_an_upload_is_checked_rated_and_its_games_replayable(course: Course, alice_bot: int):
     row = rated(course, alice_bot)
-    assert row["name"] == "alice" and row["version"] == 1 and row["games"] >= 2
+    assert row["name"] == "alice" and row["version"] == 1 and row["games"] >= 1
     low, high = row["interval"]
     assert low < row["rating"] < high
     status, games = api(course, "GET", f"/api/games?bot={alice_bot}", course.tokens["alice"])
@@ -168,6 +172,88 @@ def test_a_body_above_the_limit_is_refused(course: Course):
     assert status == 413
 
 
+# reads what it should not, says what it found, then plays
+SNOOPING_BOT = b"""import os, random, sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+course = os.path.dirname(os.path.dirname(here))
+
+
+def look(path):
+    try:
+        if os.path.isdir(path):
+            return sorted(os.listdir(path))
+        with open(path, "rb") as file:
+            return file.read(64)
+    except OSError as error:
+        return type(error).__name__
+
+
+bots = os.path.join(course, "bots")
+found = {name: look(os.path.join(course, name)) for name in ("tokens.csv", "teacher-token", "state")}
+found.update({name: look(os.path.join(bots, name)) for name in os.listdir(bots) if os.path.join(bots, name) != here})
+print("FOUND", repr(found), file=sys.stderr, flush=True)
+
+
+def choose(board):
+    return random.choice(board.legal_columns())
+"""
+
+
+def test_a_seat_sees_no_token_no_store_and_no_other_bot(course: Course, alice_bot: int):
+    if bubblewrap_problem() is not None:
+        pytest.skip(f"no sandbox here: {bubblewrap_problem()}")
+    token = course.tokens["Chloé Ünal"]
+    status, answer = upload(course, token, "snoop.py", SNOOPING_BOT)
+    assert status == 201, answer
+    checked = wait_until(lambda: verdict(course, token, answer["id"]), RATED_WITHIN, "the snooping bot's verdict")
+    found = ast.literal_eval(checked["stderr"].split("FOUND ", 1)[1].strip())
+    # the token files unreadable or empty, the store's folder empty
+    assert found.pop("tokens.csv") in (b"", "PermissionError") and found.pop("teacher-token") in (b"", "PermissionError")
+    assert found.pop("state") == []
+    others = {folder.name for folder in (course.folder / "bots").iterdir()} - {f"v{answer['id']}"}
+    # alice's bot and bob's failed one at least: each folder there, and empty
+    assert set(found) == others and len(others) >= 2 and all(seen == [] for seen in found.values())
+
+
+def test_uploads_are_rate_limited_per_student(course: Course):
+    """Ten uploads a minute, refused ones included (they cost the checks all the same)."""
+    bob, alice = course.tokens["bob"], course.tokens["alice"]
+    statuses = [upload(course, bob, "../x.py", GOOD_BOT)[0] for _ in range(12)]
+    # bob's first upload (above) was one of his ten
+    assert statuses[:9] == [400] * 9 and statuses[9:] == [429] * 3
+    assert upload(course, alice, "../x.py", GOOD_BOT)[0] == 400  # another student's own count
+
+
+def test_a_body_without_a_length_is_cut_at_the_limit(course: Course):
+    connection = http.client.HTTPConnection(course.url.removeprefix("http://"), timeout=60)
+    body, headers = multipart({}, "big.py", b"#" * (3 << 20))
+    connection.request("POST", "/api/bots", body=iter([body[i:i + 65536] for i in range(0, len(body), 65536)]),
+                       headers={**headers, "Authorization": f"Bearer {course.tokens['alice']}"},
+                       encode_chunked=True)
+    answer = connection.getresponse()
+    assert answer.status == 413 and b"limit" in answer.read()
+
+
+def test_failed_sign_ins_are_rate_limited_per_address(tmp_path: Path):
+    with running_server(tmp_path / "course", ["eve"]) as course:
+        browser = Browser(course)
+        for _ in range(20):
+            assert browser.post("/sign-in", {"token": "guess", "csrf": browser.csrf()})[0] == 401
+        status, page = browser.post("/sign-in", {"token": course.tokens["eve"], "csrf": browser.csrf()})
+        assert status == 429 and "too many failed sign-ins" in page
+        assert api(course, "GET", "/api/standings", course.tokens["eve"])[0] == 200  # the address is kept off the pages only
+
+
+def test_serve_run_without_its_extra_says_what_to_install(tmp_path: Path):
+    init_course(tmp_path / "course", ["ann"])
+    hide = "import sys; sys.modules['starlette'] = None; from clinea.main import main; sys.exit(main())"
+    done = subprocess.run([sys.executable, "-c", hide, "serve", "run", str(tmp_path / "course")],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and done.stderr == "clinea serve run: clinea serve needs the serve extra: " \
+        "pip install 'clinea[serve]'\n"
+
+
 def test_init_keeps_the_tokens_private_and_refuses_a_bad_roster(tmp_path: Path):
     tokens, teacher = init_course(tmp_path / "course", ["ann", "ben"])
     assert set(tokens) == {"ann", "ben"} and len(set(tokens.values()) | {teacher}) == 3
@@ -198,29 +284,36 @@ def test_a_server_killed_mid_league_loses_and_repeats_nothing(tmp_path: Path):
     port = free_port()
     course = Course(f"http://127.0.0.1:{port}", tokens, teacher, folder, start_server(folder, port))
     try:
-        status, answer = upload(course, tokens["dora"], "dora.py", GOOD_BOT)
+        status, first = upload(course, tokens["dora"], "dora.py", GOOD_BOT)
         assert status == 201
-        wait_until(lambda: sum(game_id.startswith("random|v") or "|v" in game_id
-                               for game_id in league_games(folder)) >= 2, RATED_WITHIN, "dora's first games")
+        wait_until(lambda: games_of(folder, first["id"]) >= 2, RATED_WITHIN, "dora's first games")
+        status, second = upload(course, tokens["dora"], "dora2.py", GOOD_BOT)
+        assert status == 201  # acknowledged: it must survive the kill, its check in flight or not
     finally:
         stop_server(course.process)  # SIGKILL, games in flight
     before = league_games(folder)
     course.process = start_server(folder, port)
     try:
-        assert api(course, "GET", f"/api/bots/{answer['id']}", tokens["dora"])[1]["verdict"] == "passed"
-        wait_until(lambda: len(league_games(folder)) >= len(before) + 3, 60, "more games after the restart")
+        assert api(course, "GET", f"/api/bots/{first['id']}", tokens["dora"])[1]["verdict"] == "passed"
+        wait_until(lambda: rated(course, second["id"]), RATED_WITHIN, "dora's second version rated after the kill")
+        # the standings count the stored games, no more, no fewer (read between two counts, as games go on)
+        stored_before = games_of(folder, second["id"])
+        shown = rated(course, second["id"])["games"]
+        assert stored_before <= shown <= games_of(folder, second["id"])
     finally:
         stop_server(course.process)
     after = league_games(folder)
     assert {game_id: after[game_id] for game_id in before} == before  # every game kept, none played again
-    assert sum(game_id.startswith("smoke|") for game_id in after) == 1  # the check is not repeated
-    # every pairing's games are its k = 0, 1, 2, ... once each: none lost in the kill, none twice
-    pairings: dict[str, list[int]] = {}
-    for game_id in after:
-        if not game_id.startswith("smoke|"):
-            a, b, k = game_id.split("|")
-            pairings.setdefault(f"{a}|{b}", []).append(int(k))
-    assert all(len(ks) == len(set(ks)) for ks in pairings.values())
+    assert sorted(game_id for game_id in after if game_id.startswith("smoke|")) == [
+        f"smoke|v{first['id']}", f"smoke|v{second['id']}"]  # each upload checked once
+    with sqlite3.connect(folder / "state" / "course.db") as db:
+        assert db.execute("SELECT COUNT(*) FROM versions").fetchone() == (2,)
+
+
+def games_of(folder: Path, bot: int) -> int:
+    """The stored league games of a version."""
+    return sum(f"v{bot}" in game_id.split("|") and not game_id.startswith("smoke|")
+               for game_id in league_games(folder))
 
 
 def zipped(files: dict[str, bytes]) -> bytes:
@@ -280,3 +373,19 @@ def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, 
     for name in ("alice", "Chloé Ünal"):
         expected = 10 * min(1, max(0, (elo[name] - elo["random"]) / (best - elo["random"]))) if best > elo["random"] else 0
         assert grades[name] == pytest.approx(expected, abs=0.051)
+
+
+def test_the_league_plays_on_ray_with_ray(ray_address, tmp_path: Path):
+    """--ray ADDRESS: the games are the judge's Ray backend's, the rest the same."""
+    folder = tmp_path / "course"
+    tokens, teacher = init_course(folder, ["rui"], time_per_move=0.2)
+    port = free_port()
+    course = Course(f"http://127.0.0.1:{port}", tokens, teacher, folder,
+                    start_server(folder, port, "--ray", ray_address, "--concurrency", "2"))
+    try:
+        status, answer = upload(course, tokens["rui"], "rui.py", GOOD_BOT)
+        assert status == 201
+        wait_until(lambda: rated(course, answer["id"]), 2 * RATED_WITHIN, "rui's bot rated on Ray")
+    finally:
+        stop_server(course.process)
+    assert "not played" not in (folder / "server.log").read_text()  # no game failed on Ray on the way

@@ -37,6 +37,8 @@ MAX_PATH_BYTES = 1 * KIB
 #: tried in this order when the upload names no entry point
 DEFAULT_ENTRIES = ("main.py", "bot.py")
 SHOWN_NAME_CHARS = 80
+#: Unicode categories refused in names: control, format, line and paragraph separators
+INVISIBLE = ("Cc", "Cf", "Zl", "Zp")
 
 
 class UploadRefused(ValueError):
@@ -56,8 +58,10 @@ def check_part(part: str, what: str) -> None:
     but a file inside the folder, or that a file system would not take."""
     if part in ("", ".", ".."):
         raise UploadRefused(f"{what}: {shown(part)} is not allowed as a name or a part of one")
-    if any(unicodedata.category(char) == "Cc" for char in part):
-        raise UploadRefused(f"{what}: control characters (NUL, newline ...) are not allowed in names")
+    # format characters too: a right-to-left override (U+202E) makes a page
+    # show a name other than the file's
+    if any(unicodedata.category(char) in INVISIBLE for char in part):
+        raise UploadRefused(f"{what}: control characters (NUL, newline, direction marks ...) are not allowed in names")
     for char in ("/", "\\", ":"):
         if char in part:
             raise UploadRefused(f"{what}: {char!r} is not allowed in a name (a path or a drive letter)")
@@ -100,6 +104,11 @@ def member_parts(info: zipfile.ZipInfo) -> tuple[str, ...]:
     return parts
 
 
+def reason(error: Exception) -> str:
+    """zipfile's or zlib's complaint, on one line."""
+    return str(error).splitlines()[0] if str(error).strip() else type(error).__name__
+
+
 def unpacked(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> bytes:
     """A member's bytes, decompressed up to `budget` + 1 whatever its header
     declares (zipfile would stop at the declared size, and a bomb declares a
@@ -117,8 +126,7 @@ def unpacked(archive: zipfile.ZipFile, info: zipfile.ZipInfo, budget: int) -> by
         raise UploadRefused(f"the archive unpacks to more than {size_text(MAX_UNPACKED_BYTES)} "
                             f"(at {what}), the most allowed: a zip bomb?") from None
     except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError, RuntimeError, ValueError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise UploadRefused(f"{what}: cannot be unpacked ({reason})") from None
+        raise UploadRefused(f"{what}: cannot be unpacked ({reason(error)})") from None
     if len(data) > info.file_size:
         raise UploadRefused(f"{what}: unpacks to more than the {info.file_size} bytes its header declares "
                             "(a zip bomb?)")
@@ -134,7 +142,7 @@ def archive_members(data: bytes) -> tuple[dict[tuple[str, ...], bytes], set[tupl
     try:
         archive = zipfile.ZipFile(io.BytesIO(data))
     except (zipfile.BadZipFile, zipfile.LargeZipFile, NotImplementedError, ValueError, EOFError) as error:
-        raise UploadRefused(f"not a readable zip archive ({error})") from None
+        raise UploadRefused(f"not a readable zip archive ({reason(error)})") from None
     with archive:
         infos = archive.infolist()
         if len(infos) > MAX_MEMBERS:

@@ -238,7 +238,8 @@ def test_what_is_not_an_archive_is_refused(dest):
 @pytest.mark.parametrize("filename, problem", [
     ("", "is not allowed as a name"), ("..", "is not allowed as a name"), (".", "is not allowed as a name"),
     ("../bot.py", "'/' is not allowed"), ("/tmp/bot.py", "'/' is not allowed"), ("a\\bot.py", "'\\\\' is not"),
-    ("bot\0.py", "control characters"), ("bot\n.py", "control characters"), ("x" * 300, "300 bytes long"),
+    ("bot\0.py", "control characters"), ("bot\n.py", "control characters"), ("tob\u202eyp.py", "control characters"),
+    ("x" * 300, "300 bytes long"),
 ])
 def test_a_bad_file_name_is_refused(dest, filename, problem):
     assert problem in refusal(BOT, filename, dest)

@@ -61,6 +61,7 @@ UPLOAD_PATHS = ("/api/bots", "/student/upload")
 UPLOAD_RATE = (10, 60.0)
 SIGN_IN_RATE = (20, 60.0)
 REPLAY_SOLVE_TIME = 0.02
+TEACHER_GAMES = 100  # the latest games listed on the teacher's page (/games: a thousand)
 REPLAYS_KEPT = 256  # pages of games, a few dozen KiB each
 SESSION_DAYS = 14
 RESULTS_LIMIT = 4 * 1024 * 1024  # a one-game file is a few KiB
@@ -404,15 +405,14 @@ def standings_page(request: Request) -> Response:
 
 def games_page(request: Request) -> Response:
     person = signed_in(request)
-    store = service(request).store
+    return page(request, "games.html", "Games", games=game_rows(service(request).store, person,
+                                                               bot_games(request, person)))
+
+
+def game_rows(store: Store, person: Person, games: list[Game]) -> list[dict[str, Any]]:
+    """The games as the table shows them, with the person's own seat, if any."""
     names = display(store)
-    shown = []
-    for game in bot_games(request, person):
-        row = game_json(game, names)
-        own = own_seat(person, game, store)
-        row["own"] = own
-        shown.append(row)
-    return page(request, "games.html", "Games", games=shown)
+    return [game_json(game, names) | {"own": own_seat(person, game, store)} for game in games]
 
 
 async def replay_page(request: Request) -> Response:
@@ -488,14 +488,15 @@ def results_file(request: Request) -> Response:
 # ------------------------------------------------------------ teacher
 
 def teacher_page(request: Request) -> Response:
-    signed_in(request, teacher=True)
+    person = signed_in(request, teacher=True)
     svc = service(request)
     final = svc.store.setting("final")
     table = svc.league.standings(final=final is not None)
     total = len(list(final_specs(final["players"], final["games"], svc.league.rules))) if final else 0
     return page(request, "teacher.html", "Teacher", table=shown_table(svc, table), closed=svc.course.closed,
                 versions=svc.store.versions("ORDER BY v.id DESC"), final=final, final_total=total,
-                final_done=len(svc.store.game_ids(FINAL)))
+                final_done=len(svc.store.game_ids(FINAL)),
+                games=game_rows(svc.store, person, svc.store.games(f"ORDER BY id DESC LIMIT {TEACHER_GAMES}")))
 
 
 async def close_submissions(request: Request) -> Response:

@@ -344,6 +344,7 @@ def test_the_teacher_closes_runs_the_final_and_downloads_grades(course: Course, 
     browser = Browser(course)
     page = browser.sign_in(course.teacher_token)
     assert 'id="close"' in page and "alice" in page
+    assert 'id="bots"' in page and 'id="games"' in page and 'class="replay"' in page  # every bot, the games
     assert Browser(course).request("/teacher/grades.csv")[0] == 401
     student = Browser(course)
     student.sign_in(course.tokens["alice"])

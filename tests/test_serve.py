@@ -19,8 +19,11 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from clinea.judge.sandbox import bubblewrap_problem
+from clinea.serve import course as serve_course
 
 pytest.importorskip("starlette")
 
@@ -407,3 +410,23 @@ def test_the_league_plays_on_ray_with_ray(ray_address, tmp_path: Path):
     finally:
         stop_server(course.process)
     assert "not played" not in (folder / "server.log").read_text()  # no game failed on Ray on the way
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(st.characters(exclude_categories=("C", "Z")), min_size=1, max_size=20)
+                .map(lambda name: name + ", \"quoted\"" if len(name) % 3 == 0 else name),
+                min_size=1, max_size=8, unique=True))
+def test_any_roster_gets_one_working_token_a_student(tmp_path: Path, names: list[str]):
+    """Commas, quotes and any script in a name: tokens.csv names each student as the roster did,
+    and each token signs in as its student and no other."""
+    folder = tmp_path / f"course-{len(list(tmp_path.iterdir()))}"
+    roster = folder.with_suffix(".csv")
+    with open(roster, "w", newline="", encoding="utf-8") as file:
+        csv.writer(file).writerows([["email", "name"], *(["x@example.org", name] for name in names)])
+    teacher = serve_course.init_course(folder, roster, serve_course.CourseSettings())
+    with open(folder / "tokens.csv", newline="", encoding="utf-8") as file:
+        tokens = [(row["name"], row["token"]) for row in csv.DictReader(file)]
+    assert [name for name, _ in tokens] == names
+    store = serve_course.Course(folder).store
+    assert [store.person(token).name for _, token in tokens] == names
+    assert store.person(teacher).teacher and store.person(teacher + "x") is None

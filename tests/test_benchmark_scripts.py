@@ -142,3 +142,11 @@ def test_serve_load_prints_latency_percentiles_per_endpoint_and_the_request_rate
     assert all(rows[kind][5] == f"200 x{rows[kind][0]}" for kind in ("GET /", "GET /api/standings", "GET /api/games"))
     assert set(re.findall(r"(\d+) x\d+", rows["POST /api/bots"][5])) <= {"201", "429"}
     assert re.search(r"^all: 30 requests in [\d.]+ s, [\d.]+ requests/s$", out, re.M)
+
+
+def test_serve_rating_prints_each_uploads_wait_for_its_verdict_and_its_rating():
+    out = run("serve_rating.py", "--students", "2", "--time-per-move", "0.1")
+    rows = re.findall(r"^(student\d) +passed +([\d.]+) +([\d.]+)$", out, re.M)
+    assert [row[0] for row in rows] == ["student1", "student2"], out
+    assert all(0 < float(verdict) <= float(rated) for _, verdict, rated in rows), out
+    assert re.search(r"^rated: median [\d.]+ s, max [\d.]+ s$", out, re.M), out

@@ -52,7 +52,9 @@ def choose(board):
     print("my bot is lost", file=sys.stderr, flush=True)
     return 99
 """
-RATED_WITHIN = 60.0  # seconds: the issue's promise on a 2-core machine
+# seconds to wait for a verdict or a rating before failing: twice the issue's promise, for a loaded
+# machine (how long it really takes is benchmarks/serve_rating.py's figure, not a test's)
+RATED_WITHIN = 120.0
 
 
 class Browser:

@@ -42,7 +42,7 @@ from clinea.judge.results import ResultLog
 from clinea.judge.sandbox import SeatLimits
 from clinea.judge.seat_settings import SeatSettings
 from clinea.serve.course import Course
-from clinea.serve.league import ANCHORS, BASELINES, CourseLeague, final_specs
+from clinea.serve.league import ANCHORS, BASELINES, CourseLeague
 from clinea.serve.store import FINAL, Game, Person, Store, Version
 from clinea.serve.uploads import MAX_UPLOAD_BYTES, UploadRefused, store_upload
 
@@ -492,7 +492,8 @@ def teacher_page(request: Request) -> Response:
     svc = service(request)
     final = svc.store.setting("final")
     table = svc.league.standings(final=final is not None)
-    total = len(list(final_specs(final["players"], final["games"], svc.league.rules))) if final else 0
+    with svc.league.lock:
+        total = len(svc.league.final_schedule())
     return page(request, "teacher.html", "Teacher", table=shown_table(svc, table), closed=svc.course.closed,
                 versions=svc.store.versions("ORDER BY v.id DESC"), final=final, final_total=total,
                 final_done=len(svc.store.game_ids(FINAL)),

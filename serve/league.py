@@ -102,6 +102,7 @@ class CourseLeague:
         self.lock = threading.Lock()
         self.checking: set[int] = set()        # versions whose smoke game is in flight
         self.final_in_flight: set[str] = set()
+        self.final_specs: tuple[object, list[GameSpec]] = (None, [])  # (the final's settings, its games)
         self.stop = threading.Event()
         self.threads: list[threading.Thread] = []
         self.fitted: dict[tuple[object, ...], Standings] = {}  # the last standings, by what they were fitted from
@@ -116,16 +117,25 @@ class CourseLeague:
                     self.checking.add(version.id)
                     return Task(SMOKE, GameSpec(f"smoke|{version.player}", version.player, "random",
                                                 ("azul", "rojo")), version)
-            final = self.store.setting("final")
-            if final is not None:
-                done = set(self.store.game_ids(FINAL)) | self.final_in_flight
-                for spec in final_specs(final["players"], final["games"], self.rules):
-                    if spec.id not in done:
-                        self.final_in_flight.add(spec.id)
-                        return Task(FINAL, spec)
+            done = set(self.store.game_ids(FINAL)) | self.final_in_flight
+            for spec in self.final_schedule():
+                if spec.id not in done:
+                    self.final_in_flight.add(spec.id)
+                    return Task(FINAL, spec)
             self.schedule.bots = sorted(version.player for version in self.store.current_versions())
             due = self.schedule.next(self.schedule.calibrated())
             return None if due is None else Task(LEAGUE, due)
+
+    def final_schedule(self) -> list[GameSpec]:
+        """The final round robin's games once the teacher has started it
+        (made once: its openings are drawn from a fixed seed)."""
+        final = self.store.setting("final")
+        if final is None:
+            return []
+        key = (tuple(final["players"]), final["games"])
+        if self.final_specs[0] != key:
+            self.final_specs = (key, list(final_specs(final["players"], final["games"], self.rules)))
+        return self.final_specs[1]
 
     def finished(self, task: Task, record: GameRecord | None) -> None:
         with self.lock:

@@ -51,9 +51,9 @@ def init_course(folder: Path, students: list[str], **init_options: Any) -> tuple
 
 def start_server(folder: Path, port: int, *options: str) -> subprocess.Popen[bytes]:
     """`clinea serve run` in a process group of its own, answering once this returns."""
-    process = subprocess.Popen([sys.executable, "-m", "clinea", "serve", "run", str(folder), "--port", str(port),
-                                *options], stdout=subprocess.DEVNULL, stderr=open(folder / "server.log", "ab"),
-                               start_new_session=True)
+    with open(folder / "server.log", "ab") as log:  # the child keeps its own copy of the descriptor
+        process = subprocess.Popen([sys.executable, "-m", "clinea", "serve", "run", str(folder), "--port", str(port),
+                                    *options], stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
     deadline = time.monotonic() + STARTUP_TIMEOUT
     while time.monotonic() < deadline:
         if process.poll() is not None:

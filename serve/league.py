@@ -161,7 +161,9 @@ class CourseLeague:
         return found
 
     def play(self, spec: GameSpec) -> tuple[GameRecord | None, tuple[str, str]]:
-        """One game on the judge's seats; (None, why) when it could not be played."""
+        """One game on the judge's seats, and each seat's stderr (none on
+        Ray, where it stays on the node); no record when a player of it has
+        no program."""
         players = self.players()
         if not {spec.first, spec.second} <= {player.name for player in players}:
             return None, ("", "")
@@ -212,7 +214,7 @@ class CourseLeague:
                 self.run_task(task)
             # one game's failure (a full disk, Ray, a node that cannot start a bot: SystemExit) must not end the league
             except (Exception, SystemExit) as error:
-                print(f"clinea serve: game {task.spec.id} not played: {type(error).__name__}: {first_line(error)}",
+                print(f"clinea serve: game {task.spec.id} not played: {first_line(error)}",
                       file=sys.stderr, flush=True)
                 self.stop.wait(1.0)
 

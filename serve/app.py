@@ -64,6 +64,12 @@ REPLAY_SOLVE_TIME = 0.02
 TEACHER_GAMES = 100  # the latest games listed on the teacher's page (/games: a thousand)
 REPLAYS_KEPT = 256  # pages of games, a few dozen KiB each
 SESSION_DAYS = 14
+#: the course's own pages run no script and load nothing but themselves; their forms post
+#: to the server only, and no other site may frame them (clickjacking)
+PAGE_POLICY = ("default-src 'none'; style-src 'unsafe-inline'; form-action 'self'; frame-ancestors 'none'; "
+               "base-uri 'none'")
+#: seconds between reloads of a student's page while an upload is being checked
+CHECKING_REFRESH = 3
 RESULTS_LIMIT = 4 * 1024 * 1024  # a one-game file is a few KiB
 
 
@@ -190,7 +196,7 @@ def check_csrf(request: Request, form: FormData) -> None:
 def page(request: Request, template: str, title: str, status: int = 200, **values: Any) -> HTMLResponse:
     text = service(request).templates.get_template(template).render(
         title=title, person=session_person(request), csrf=csrf_token(request), **values)
-    return HTMLResponse(text, status)
+    return HTMLResponse(text, status, headers={"content-security-policy": PAGE_POLICY})
 
 
 def signed_in(request: Request, teacher: bool = False) -> Person:
@@ -374,12 +380,14 @@ def student_page(request: Request, error: str = "", status: int = 200) -> Respon
         return RedirectResponse("/teacher", 303)
     svc = service(request)
     versions = svc.store.versions("WHERE v.student = ? ORDER BY v.number DESC", person.id)
-    shown = {row["id"]: row for row in shown_table(svc, svc.league.standings())["rows"]}
     current = next((version for version in versions if version.verdict == "passed"), None)
-    row = shown.get(current.id) if current else None
-    rating = None if row is None or row["rating"] == "unrated" else f"{row['rating']} {row['interval']}".strip()
+    row = next((row for row in rows(svc, svc.league.standings()) if current and row["id"] == current.id), None)
+    # the number first, as a reader (or a script reading the page) expects it: "191 (95 %: 130 to 252)"
+    rating = None if row is None or row["rating"] is None else \
+        f"{row['rating']:.0f} (95 %: {row['interval'][0]:.0f} to {row['interval'][1]:.0f})"
+    checking = any(version.verdict == "checking" for version in versions)
     return page(request, "student.html", f"{person.name}'s bot", status, versions=versions, rating=rating,
-                closed=svc.course.closed, error=error)
+                closed=svc.course.closed, error=error, refresh=f"{CHECKING_REFRESH}; url=/student" if checking else None)
 
 
 def student(request: Request) -> Response:

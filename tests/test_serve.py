@@ -133,6 +133,8 @@ def test_an_upload_is_checked_rated_and_its_games_replayable(course: Course, ali
     assert status == 200 and "alice v1" in page and "Content-Security-Policy" in page
     status, table = browser.request("/standings")
     assert status == 200 and 'id="standings"' in table and 'id="crosstable"' in table and "alice" in table
+    shown = re.search(r'id="rating">(-?\d+) \(95 %: (-?\d+) to (-?\d+)\)<', Browser(course).sign_in(course.tokens["alice"]))
+    assert shown and int(shown[2]) <= int(shown[1]) <= int(shown[3])  # alice's own page: her rating, number first
 
 
 def test_a_failing_upload_shows_its_reason_and_stderr_to_its_owner_only(course: Course, alice_bot: int):

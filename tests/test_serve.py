@@ -7,6 +7,7 @@ import csv
 import http.client
 import http.cookiejar
 import io
+import os
 import re
 import sqlite3
 import stat
@@ -272,6 +273,15 @@ def test_serve_run_without_its_extra_says_what_to_install(tmp_path: Path):
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and done.stderr == "clinea serve run: clinea serve needs the serve extra: " \
         "pip install 'clinea[serve]'\n"
+
+
+def test_serve_run_without_a_sandbox_plays_nothing_and_says_why(tmp_path: Path):
+    """No bubblewrap (here: none on the PATH), no games: a student's bot never runs unconfined."""
+    init_course(tmp_path / "course", ["ann"])
+    done = subprocess.run([sys.executable, "-m", "clinea", "serve", "run", str(tmp_path / "course")],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, "PATH": str(tmp_path)})
+    assert done.returncode == 2 and done.stderr.count("\n") == 1, done.stderr
+    assert "sandboxed seats" in done.stderr and "bwrap is not installed" in done.stderr
 
 
 def test_init_keeps_the_tokens_private_and_refuses_a_bad_roster(tmp_path: Path):

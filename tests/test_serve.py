@@ -172,6 +172,17 @@ def test_forms_without_their_csrf_token_are_refused(course: Course):
     assert status == 200 and "version 2" in page
 
 
+def test_a_re_upload_replaces_the_bot_and_keeps_the_old_ones_games(course: Course, alice_bot: int):
+    status, answer = upload(course, course.tokens["alice"], "alice3.py", GOOD_BOT)
+    assert status == 201 and answer["version"] > 1
+    wait_until(lambda: rated(course, answer["id"]), RATED_WITHIN, "alice's new version rated")
+    _, standings = api(course, "GET", "/api/standings", course.tokens["bob"])
+    assert [(row["id"], row["version"]) for row in standings["bots"] if row["name"] == "alice"] == [
+        (answer["id"], answer["version"])]  # one line a student: the latest version
+    _, games = api(course, "GET", f"/api/games?bot={alice_bot}", course.tokens["alice"])
+    assert games["games"] and all("alice v1" in (game["blue"], game["red"]) for game in games["games"])
+
+
 def announced(course: Course, path: str, length: int, headers: dict[str, str]) -> int:
     """The status of a POST whose headers announce `length` bytes that are never sent."""
     connection = http.client.HTTPConnection(course.url.removeprefix("http://"), timeout=60)

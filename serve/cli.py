@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 from pathlib import Path
 
@@ -115,6 +116,12 @@ def serve(args: argparse.Namespace) -> int:
     except RayFailure as failure:
         print(f"clinea serve run: {failure}", file=sys.stderr)
         return 2
+    # uvicorn stops on SIGINT and SIGTERM, then raises the signal again with the
+    # handlers it found: those must let the league close its seats, or SIGTERM's
+    # default kills the process (and Ctrl-C's KeyboardInterrupt cuts the close
+    # short) while league threads are starting seats
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(signum, lambda number, frame: None)
     try:
         uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
     finally:

@@ -22,6 +22,7 @@ import os
 import sys
 import tempfile
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass, replace
 
@@ -48,6 +49,7 @@ PRIOR_DRAWS = 1.0
 FINAL_OPENING_PLIES = 2  # the final's game pairs start from the same random opening, colours swapped
 FINAL_SEED = 50
 IDLE = 0.2              # seconds a worker waits when no game is due
+CLOSE_WAIT = 30.0       # seconds the server waits for its league's threads on the way out
 STDERR_LIMIT = 64 * 1024  # bytes of a seat's stderr kept per game
 
 
@@ -165,7 +167,7 @@ class CourseLeague:
         Ray, where it stays on the node); no record when a player of it has
         no program."""
         players = self.players()
-        if not {spec.first, spec.second} <= {player.name for player in players}:
+        if self.stop.is_set() or not {spec.first, spec.second} <= {player.name for player in players}:
             return None, ("", "")
         records: list[GameRecord] = []
         clock = functools.partial(Clock, per_move=self.time_per_move)  # a Ray table is sent it: no closure
@@ -232,10 +234,16 @@ class CourseLeague:
             self.threads.append(thread)
 
     def close(self) -> None:
+        """Ends the games in flight (they count for nothing: played again at
+        the next start) and waits for the league's threads, ending what seat
+        a thread was starting meanwhile: none is left starting a process as
+        the interpreter exits."""
         self.stop.set()
-        end_all_games()
-        for thread in self.threads:
-            thread.join(timeout=10)
+        deadline = time.monotonic() + CLOSE_WAIT
+        while any(thread.is_alive() for thread in self.threads) and time.monotonic() < deadline:
+            end_all_games()
+            for thread in self.threads:
+                thread.join(timeout=0.1)
         self.sandbox.close()
         self.ray.close()
 

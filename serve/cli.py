@@ -104,6 +104,11 @@ def serve(args: argparse.Namespace) -> int:
         print(f"clinea serve run: {error}", file=sys.stderr)
         return 2
     reaper.become_undumpable()
+    # imported now, before any league thread forks a seat: its import registers
+    # fork hooks (a lock taken before fork, released after), and registered at
+    # shutdown while a thread was forking, the release came without the take
+    # ("Exception ignored ... release unlocked lock" on Ctrl-C)
+    import concurrent.futures.thread  # noqa: F401
     try:
         league = CourseLeague(course, args.concurrency, args.ray)
     except SandboxError as error:

@@ -72,7 +72,7 @@ run: install
 # Only a change of the declared dependencies re-runs it: resolving
 # kaggle-environments' tree takes minutes, rebuilding the core does not need it.
 $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
-	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel,rl]"
+	$(PIP) install --no-build-isolation -e ".[test,ray,kaggle,openspiel,rl,serve]"
 	@$(WRITE_LAUNCHERS)
 	touch $@
 
@@ -80,7 +80,7 @@ $(VENV)/.extras: pyproject.toml | $(VENV)/.installed
 # (pyflakes, bugbear, pyupgrade for 3.11, import order, simplify; settings in
 # pyproject.toml), cython-lint over the core (it calls pycodestyle from PATH).
 lint: install
-	$(VENV)/bin/ruff check core judge players training solving arena bridges clinea benchmarks tests setup.py
+	$(VENV)/bin/ruff check core judge players training solving arena bridges serve clinea benchmarks tests setup.py
 	PATH="$(abspath $(VENV))/bin:$$PATH" $(VENV)/bin/cython-lint core/*.pyx core/*.pxd
 	@$(MAKE) --no-print-directory typecheck
 
@@ -95,9 +95,9 @@ TYPECHECK_TREE := build/typecheck
 typecheck: install $(VENV)/.extras
 	@rm -rf $(TYPECHECK_TREE) && mkdir -p $(TYPECHECK_TREE)/clinea
 	@for path in clinea/*; do ln -s ../../../$$path $(TYPECHECK_TREE)/clinea/; done
-	@for folder in core players judge training solving arena bridges; do ln -s ../../../$$folder $(TYPECHECK_TREE)/clinea/$$folder; done
+	@for folder in core players judge training solving arena bridges serve; do ln -s ../../../$$folder $(TYPECHECK_TREE)/clinea/$$folder; done
 	@cd $(TYPECHECK_TREE) && found=$$(../../$(PY) -m mypy --config-file ../../pyproject.toml --cache-dir ../mypy-cache -p clinea 2>&1); status=$$?; \
-	  printf '%s\n' "$$found" | sed -E 's#^clinea/(core|players|judge|training|solving|arena|bridges)/#\1/#'; exit $$status
+	  printf '%s\n' "$$found" | sed -E 's#^clinea/(core|players|judge|training|solving|arena|bridges|serve)/#\1/#'; exit $$status
 
 # TESTS=tests/test_x.py: those files only; the 20 slowest tests are listed, to keep the suite short
 test: install $(VENV)/.extras chromium

@@ -30,6 +30,7 @@ PACKAGES = {
     "clinea.arena": "arena",
     "clinea.arena.league": "arena/league",
     "clinea.bridges": "bridges",
+    "clinea.serve": "serve",
 }
 
 
@@ -192,7 +193,8 @@ setup(
     packages=list(PACKAGES),
     package_dir=PACKAGES,
     package_data={"clinea": ["py.typed"], "clinea.core": ["*.pxd", "*.pyi"], "clinea.players": ["*.json", "*.bin"],
-                  "clinea.arena": ["*.html"], "clinea.bridges": ["*.txt"]},
+                  "clinea.arena": ["*.html"], "clinea.bridges": ["*.txt"],
+                  "clinea.serve": ["templates/*.html"]},
     ext_modules=cythonize(
         extensions(),
         include_path=[cython_include_dir()],

@@ -13,7 +13,7 @@ import json
 import os
 import sys
 from collections.abc import Iterator
-from typing import BinaryIO
+from typing import IO
 
 KIB = 1 << 10
 MIB = 1 << 20
@@ -33,7 +33,7 @@ def size_text(limit: int) -> str:
     return f"{limit} bytes"
 
 
-def read_bounded(source: BinaryIO, name: str, limit: int) -> bytes:
+def read_bounded(source: IO[bytes], name: str, limit: int) -> bytes:
     """All of `source`, refused with TooLarge when it holds more than
     `limit` bytes (only limit + 1 are ever read)."""
     data = source.read(limit + 1)
@@ -65,7 +65,7 @@ def read_text(path: str | os.PathLike[str], limit: int, encoding: str = "utf-8")
         raise ValueError(f"{os.fspath(path)}: not {encoding.upper()} text (byte {error.start})") from None
 
 
-def bounded_lines(source: BinaryIO, name: str, line_limit: int,
+def bounded_lines(source: IO[bytes], name: str, line_limit: int,
                   total_limit: int | None = None) -> Iterator[bytes]:
     """The lines of `source`, each with its newline (the last may lack it),
     refused with TooLarge as soon as a line exceeds `line_limit` bytes or

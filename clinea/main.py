@@ -25,6 +25,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "replay": ("clinea.arena.judge_command:replay", "play one seat of a judged game again with the lines it got: its answers, stderr, verdict"),
     "view": ("clinea.arena.view", "write a results file's games as one HTML replay page, every move valued by the solver"),
     "league": ("clinea.arena.league", "run a folder of bots as a league rated against fixed baselines (Elo, 95 % intervals)"),
+    "serve": ("clinea.serve.cli", "the course's tournament as a web service: uploads, a live league, grades"),
     "new-bot": ("clinea.newbot", "write a ready bot script to edit (choose(board))"),
     "signature": ("clinea.solving.signature", "one number naming every search's tree (fixed positions and node budgets)"),
 }

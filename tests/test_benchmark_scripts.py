@@ -127,3 +127,26 @@ def test_oracle_measures_strong_without_its_race_when_asked():
     out = run("oracle.py", "--sets", "7x6", "--sample", "1", "--budget-7x6", "0.01", "--no-race")
     assert "--no-race)" in out.splitlines()[0]
     assert re.search(r"^7x6\s+0.01 s\s+6 positions", out, re.M)
+
+
+def test_serve_load_prints_latency_percentiles_per_endpoint_and_the_request_rate():
+    out = run("serve_load.py", "--requests", "30", "--concurrency", "4", "--students", "2")
+    rows = {match[0]: match[1:] for match in re.findall(
+        r"^(GET /|GET /api/standings|GET /api/games|POST /api/bots) +(\d+) +([\d.]+) +([\d.]+) +([\d.]+) +([\d.]+)"
+        r" +(.*)$", out, re.M)}
+    assert set(rows) == {"GET /", "GET /api/standings", "GET /api/games", "POST /api/bots"}, out
+    assert sum(int(row[0]) for row in rows.values()) == 30
+    for _, p50, p90, p99, top, _ in rows.values():
+        assert 0 < float(p50) <= float(p90) <= float(p99) <= float(top), out
+    # the reads all answered; uploads past the rate limit answer 429
+    assert all(rows[kind][5] == f"200 x{rows[kind][0]}" for kind in ("GET /", "GET /api/standings", "GET /api/games"))
+    assert set(re.findall(r"(\d+) x\d+", rows["POST /api/bots"][5])) <= {"201", "429"}
+    assert re.search(r"^all: 30 requests in [\d.]+ s, [\d.]+ requests/s$", out, re.M)
+
+
+def test_serve_rating_prints_each_uploads_wait_for_its_verdict_and_its_rating():
+    out = run("serve_rating.py", "--students", "2", "--time-per-move", "0.1")
+    rows = re.findall(r"^(student\d) +passed +([\d.]+) +([\d.]+)$", out, re.M)
+    assert [row[0] for row in rows] == ["student1", "student2"], out
+    assert all(0 < float(verdict) <= float(rated) for _, verdict, rated in rows), out
+    assert re.search(r"^rated: median [\d.]+ s, max [\d.]+ s$", out, re.M), out

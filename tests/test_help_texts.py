@@ -12,6 +12,7 @@ from clinea.arena import view
 from clinea.judge import cli as judge_cli
 from clinea.main import COMMANDS
 from clinea.players import registry
+from clinea.serve import cli as serve_cli
 from clinea.solving import book_check, signature, solve, solved_tables
 from clinea.training import cli as training_cli
 
@@ -27,6 +28,7 @@ PARSERS = {
     "train": training_cli.build_parser,
     "view": view.build_parser,
     "signature": signature.build_parser,
+    "serve": serve_cli.build_parser,
 }
 
 

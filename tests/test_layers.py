@@ -26,6 +26,7 @@ ROOMS = {
     "solving": (["solving/*.py"], {"clinea.solving"}),
     "arena": (["arena/*.py", "arena/*/*.py"], {"clinea.arena"}),
     "bridges": (["bridges/*.py"], {"clinea.bridges"}),
+    "serve": (["serve/*.py"], {"clinea.serve"}),
     # the commands compose the rooms; nothing imports them (a folder's
     # __main__ is `python -m` of its command)
     "commands": (["clinea/__init__.py", "clinea/__main__.py", "clinea/main.py", "clinea/match.py",
@@ -45,6 +46,8 @@ BELOW = {
     # the analysis replays the judge's results with the solver
     "arena": {"base", "core", "protocol", "players", "judge", "solving"},
     "bridges": {"base", "core", "protocol", "players", "judge"},
+    # the course's web service runs the arena's league games and replay page
+    "serve": {"base", "core", "protocol", "players", "judge", "arena"},
     "commands": set(ROOMS) - {"commands"},
 }
 

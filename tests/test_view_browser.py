@@ -5,15 +5,12 @@ loaded from file://, stepped through with the keys, and its board, values
 and first blunder checked against the core and the solver; no request may
 leave it, and a screenshot must show a drawn page."""
 import io
-import json
-import shutil
 import subprocess
 import sys
 
 import pytest
+from headless_chromium import headless_chromium, network_events
 from PIL import Image
-from selenium import webdriver
-from selenium.webdriver.chrome.service import Service
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.select import Select
@@ -27,25 +24,12 @@ from clinea.core.solver import Solver
 # every position of 6x4 solves in milliseconds (7x6's early ones take up to
 # 0.3 s past the book): the page's values are exact even on a loaded machine
 SIZE = Rules(6, 4, 4, 12)
-CHROMIUM = "/usr/bin/chromium"
-CHROMEDRIVER = "/usr/bin/chromedriver"
 
 
 @pytest.fixture(scope="module")
 def browser():
-    for program in (CHROMIUM, CHROMEDRIVER):
-        assert shutil.which(program), f"{program} is missing: make test installs it (apt-get install chromium chromium-driver)"
-    options = webdriver.ChromeOptions()
-    options.binary_location = CHROMIUM
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1400,1000", "--hide-scrollbars", "--no-first-run",
-                     "--disable-background-networking", "--disable-component-update"):
-        options.add_argument(argument)
-    options.set_capability("goog:loggingPrefs", {"performance": "ALL", "browser": "ALL"})
-    driver = webdriver.Chrome(options=options, service=Service(executable_path=CHROMEDRIVER))
-    driver.set_page_load_timeout(30)
-    yield driver
-    driver.quit()
+    with headless_chromium() as driver:
+        yield driver
 
 
 @pytest.fixture(scope="module")
@@ -230,12 +214,6 @@ def test_filters_by_player_and_result(browser, page):
     Select(browser.find_element(By.ID, "filter-player")).select_by_index(0)
     Select(browser.find_element(By.ID, "filter-result")).select_by_value("connect")
     assert visible() == [i for i, r in enumerate(records) if r["reason"] == "connect"]
-
-
-def network_events(browser) -> list[dict]:
-    """The DevTools Network events logged since the last call."""
-    events = (json.loads(entry["message"])["message"] for entry in browser.get_log("performance"))
-    return [event for event in events if event["method"].startswith("Network.")]
 
 
 def test_no_request_leaves_the_page(browser, page):

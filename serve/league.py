@@ -97,7 +97,7 @@ class CourseLeague:
         self.ray_address = ray_address
         # strict: a student's bot never runs outside a confined seat (no bubblewrap, no games)
         self.sandbox = Sandbox("strict", SeatLimits(), course.hidden())
-        self.baselines = {name: registered_command(line) for name, line in BASELINES.items()}
+        self.baselines = {name: registered_command(line, self.time_per_move) for name, line in BASELINES.items()}
         self.schedule = LeagueSchedule(BASELINES, CALIBRATION_GAMES, RATING_GAMES, MAX_GAMES)
         for game_id in self.store.game_ids(LEAGUE):
             self.schedule.finished(game_id)

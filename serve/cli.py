@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import signal
+import socket
 import sys
 from pathlib import Path
 
@@ -103,6 +104,11 @@ def serve(args: argparse.Namespace) -> int:
     except (CourseError, OSError) as error:
         print(f"clinea serve run: {error}", file=sys.stderr)
         return 2
+    try:
+        listening = listen(args.host, args.port)
+    except OSError as error:
+        print(f"clinea serve run: cannot listen on {args.host}:{args.port}: {error.strerror or error}", file=sys.stderr)
+        return 2
     reaper.become_undumpable()
     # imported now, before any league thread forks a seat: its import registers
     # fork hooks (a lock taken before fork, released after), and registered at
@@ -114,7 +120,9 @@ def serve(args: argparse.Namespace) -> int:
     except SandboxError as error:
         print(f"clinea serve run: the students' bots run only in sandboxed seats: {error}", file=sys.stderr)
         return 2
-    print(league.sandbox.describe(), file=sys.stderr, flush=True)
+    print(league.sandbox.describe(), file=sys.stderr)
+    host, port = listening.getsockname()[:2]
+    print(f"clinea serve run: the course {args.folder} at http://{host}:{port}/", file=sys.stderr, flush=True)
     app = build_app(course, league)
     try:
         league.start()
@@ -128,8 +136,28 @@ def serve(args: argparse.Namespace) -> int:
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, lambda number, frame: None)
     try:
-        uvicorn.run(app, host=args.host, port=args.port, log_level="warning")
+        uvicorn.Server(uvicorn.Config(app, log_level="warning")).run(sockets=[listening])
     finally:
         league.close()
         kill_all()
     return 0
+
+
+#: connections waiting to be accepted, as uvicorn's default
+BACKLOG = 2048
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """The server's socket, listening before anything starts: a port in use
+    is one line, --port 0's port is known to print, and a client that
+    connects before uvicorn has started waits in the backlog."""
+    family, kind, _, _, address = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0]
+    listening = socket.socket(family, kind)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind(address)
+        listening.listen(BACKLOG)
+    except OSError:
+        listening.close()
+        raise
+    return listening

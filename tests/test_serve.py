@@ -455,3 +455,24 @@ def test_any_roster_gets_one_working_token_a_student(tmp_path: Path, names: list
     store = serve_course.Course(folder).store
     assert [store.person(token).name for _, token in tokens] == names
     assert store.person(teacher).teacher and store.person(teacher + "x") is None
+
+
+def test_port_zero_says_where_it_serves_and_a_port_in_use_is_one_line(tmp_path: Path):
+    folder = tmp_path / "course"
+    init_course(folder, ["ada"])
+    command = [sys.executable, "-m", "clinea", "serve", "run", str(folder)]
+    process = subprocess.Popen([*command, "--port", "0"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                               text=True, start_new_session=True)
+    try:
+        assert process.stderr is not None
+        said = [process.stderr.readline() for _ in range(2)]
+        found = re.search(r" at (http://127\.0\.0\.1:(\d+)/)$", said[1].rstrip("\n"))
+        assert found, said
+        with urllib.request.urlopen(found[1], timeout=30) as page:
+            assert page.status == 200
+        taken = subprocess.run([*command, "--port", found[2]], capture_output=True, text=True, timeout=60)
+        assert taken.returncode == 2
+        assert taken.stderr.splitlines() == [f"clinea serve run: cannot listen on 127.0.0.1:{found[2]}: "
+                                             "Address already in use"]
+    finally:
+        stop_server(process)

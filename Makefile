@@ -165,7 +165,7 @@ bench-clock: install
 # games, and 20 with strong at a tenth of MCTS's CPU), 10000 and 100000 on
 # 14x12 c6 (20 each); the time-odds ladder
 # (strong at 0.05 s against 0.1 s and 0.2 s, 100 games a rung on 14x12 c6).
-# About two hours on two quiet cores, two games at once; resumable
+# About three hours on two quiet cores, two games at once; resumable
 # (the same command continues a stopped run). STRENGTH_OPTIONS: e.g. --quick
 # (10-15 minutes), --ray ADDRESS. OpenSpiel is a peer, not a dependency:
 # it goes into .venv only here.

@@ -2,11 +2,12 @@
 on the big boards at equal CPU, and a time-odds ladder; every game kept in
 a results file, from which --report writes docs/STRENGTH.md.
 
-The full set (the default; about two hours on two quiet cores, estimated
-from MCTS's CPU a move and the trial games' lengths, not yet timed whole:
-14x12 c6 against MCTS-100,000 about 65 minutes, 9x8 c5 about 30, the
-ladder 15, the rest 10; the progress bar's estimate tells, and a run
-stopped at any point continues):
+The full set (the default; about three hours on two quiet cores, or
+--ray on more: 14x12 c6 against MCTS-100,000 alone is about 100 minutes,
+MCTS spending 7.3 s of CPU a move there and its first games lasting 100
+moves, 10 minutes of CPU each; 9x8 c5 about 50, the ladder 15, the rest
+15; the progress bar's estimate tells, and a run stopped at any point
+continues):
 1. 7x6 against the exact solver (which plays a move keeping the exact score),
    from each two-move opening with strong on either side at --time-per-move
    seconds, and once from the empty board: the games strong ends worse than

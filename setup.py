@@ -122,6 +122,11 @@ class BuildWithSeatExec(build_ext):
     for a wheel): the sandbox starts every seat with it, where a Python
     start-up cost 10 ms of CPU a seat (clinea.judge.sandbox.seat_exec)."""
 
+    def finalize_options(self) -> None:
+        super().finalize_options()
+        if self.parallel is None:  # twenty modules: one compiler a core, unless -j says otherwise
+            self.parallel = os.cpu_count() or 1
+
     def run(self) -> None:
         super().run()
         if os.environ.get("CLINEA_PGO", "1") != "0" and compiler_is_gcc():
@@ -198,6 +203,7 @@ setup(
     ext_modules=cythonize(
         extensions(),
         include_path=[cython_include_dir()],
+        nthreads=os.cpu_count() or 1,
         compiler_directives={"language_level": "3", "cdivision": True},
     ),
     entry_points={"console_scripts": console_scripts()},

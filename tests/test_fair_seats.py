@@ -115,8 +115,13 @@ def test_with_ponder_off_burners_do_not_slow_the_honest_bot_down(tmp_path, monke
         # the honest bot uses nothing while it waits; the burners run at most
         # the instant before they are stopped (STOP_AFTER, 1 ms, each)
         assert "honest" not in named_for_cpu_while_waiting(capsys.readouterr().out)
+    # unstopped, six burners would take about six times the honest bot's
+    # think time (0.2 s and more) a ply; stopped, a few ms. The median and
+    # upper quartile, not the mean: on a loaded machine one slow freeze
+    # in a hundred plies is noise, not a seat running
     burning = [t for game in games for t in opponent_plies_waited(game)]
-    assert statistics.mean(burning) < 0.005, burning
+    assert statistics.median(burning) < 0.005, burning
+    assert statistics.quantiles(burning, n=4)[2] < 0.02, burning
     (quiet_timeouts, quiet_times), (timeouts, times) = honest_figures(quiet_games), honest_figures(games)
     # the same distribution: its middle and its upper quartile within what
     # the machine's noise moves them, and no more forfeits than noise makes

@@ -76,6 +76,7 @@ from clinea.bounded import MIB, TooLarge, bounded_lines, json_value, read_file, 
 from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.core.timeman import SCHEDSTAT, SCHEDSTAT_LIMIT, Limits
+from clinea.journal import WholeLines, append_durably
 from clinea.judge.stats import estimate, score_from_elo
 from clinea.players.strong_player import StrongBot, usable_cores
 from clinea.progress import progress_bar
@@ -428,11 +429,10 @@ def read_results(path: str, repair: bool = False) -> list[dict[str, Any]]:
     clean. Any other line that is not a JSON object is an error naming it."""
     if not os.path.exists(path):
         return []
-    records, good_bytes = [], 0
+    records = []
     with open(path, "rb") as source:
-        for number, line in enumerate(bounded_lines(source, path, LINE_LIMIT, RESULTS_LIMIT), 1):
-            if not line.endswith(b"\n"):
-                break
+        lines = WholeLines(bounded_lines(source, path, LINE_LIMIT, RESULTS_LIMIT))
+        for number, line in lines:
             try:
                 record = json_value(line)
             except ValueError as error:
@@ -440,18 +440,14 @@ def read_results(path: str, repair: bool = False) -> list[dict[str, Any]]:
             if not isinstance(record, dict) or "key" not in record:
                 raise ValueError(f"{path}:{number}: not a game of this benchmark (no key)")
             records.append(record)
-            good_bytes += len(line)
-    if repair and os.path.getsize(path) != good_bytes:
-        os.truncate(path, good_bytes)
+    if repair:
+        lines.cut_torn(path)
     return records
 
 
 def append_record(path: str, record: dict[str, Any]) -> None:
     """One line, on the disk before the next game is counted."""
-    with open(path, "a", encoding="utf-8") as out:
-        out.write(json.dumps(record) + "\n")
-        out.flush()
-        os.fsync(out.fileno())
+    append_durably(path, (json.dumps(record) + "\n").encode())
 
 
 def _worker_start() -> None:

@@ -39,6 +39,7 @@ from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
 from clinea.bounded import GIB, MIB, bounded_lines, json_value
+from clinea.journal import WholeLines
 from clinea.judge.record import GameRecord
 
 # Seconds a written record may wait for its fsync (see above).
@@ -186,11 +187,9 @@ class ResultLog:
         self.failed: OSError | None = None
 
     def _load(self, on_game: Callable[[GameRecord], None]) -> None:
-        good = 0
         with open(self.path, "rb") as file:
-            for number, raw in enumerate(lines_of(file, self.path), 1):
-                if not raw.endswith(b"\n"):
-                    break  # the one line a killed judge can leave: cut below
+            lines = WholeLines(lines_of(file, self.path))
+            for number, raw in lines:
                 if number == 1:
                     self.header = parse_header(raw, self.path)
                     if self.header.get("sealed"):
@@ -206,14 +205,10 @@ class ResultLog:
                                            f"{raw[:80]!r}; the file is left as it is") from None
                     if self.key is not None and unsealed(self.key, raw) is None:
                         self.refused.append(number)
-                        good += len(raw)
                         continue
                     self.done.add(record.id)
                     on_game(record)
-                good += len(raw)
-        if good != os.path.getsize(self.path):
-            with open(self.path, "r+b") as file:
-                file.truncate(good)
+        lines.cut_torn(self.path)
         if self.refused:
             lines = ", ".join(map(str, self.refused[:10])) + (" ..." if len(self.refused) > 10 else "")
             print(f"{self.path}: {len(self.refused)} record(s) the judge did not write (no seal of this run's "
@@ -309,8 +304,8 @@ def read_records(path: str) -> Iterator[GameRecord]:
     or longer than MAX_LINE."""
     check_regular(path)
     with open(path, "rb") as file:
-        for number, line in enumerate(lines_of(file, path), 1):
-            if number > 1 and line.endswith(b"\n"):
+        for number, line in WholeLines(lines_of(file, path)):
+            if number > 1:
                 yield GameRecord.from_json(json_value(line))
 
 
@@ -324,9 +319,7 @@ def find_game(path: str, game_id: str) -> tuple[dict[str, Any], GameRecord, bool
     header, found, key = None, None, None
     try:
         with open(path, "rb") as file:
-            for number, line in enumerate(lines_of(file, path), 1):
-                if not line.endswith(b"\n"):
-                    break  # a killed judge's torn last line
+            for number, line in WholeLines(lines_of(file, path)):
                 if number == 1:
                     header, header_line = parse_header(line, path), line
                     if header.get("sealed"):

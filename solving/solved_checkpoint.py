@@ -25,6 +25,7 @@ from typing import Any
 
 from clinea.bounded import KIB, MIB, TooLarge, bounded_lines, json_value
 from clinea.core import Rules
+from clinea.journal import WholeLines, append_durably
 from clinea.solving.solved_board import LeafValue, longer_limit
 
 FOLDER = "checkpoints"
@@ -79,19 +80,15 @@ class Checkpoint:
             return {}
         wanted = {tuple(moves) for moves in leaves}
         found: dict[tuple[int, ...], tuple[LeafValue, float]] = {}
-        whole = 0  # bytes of whole lines
         try:
             with open(self.path, "rb") as source:
-                for number, line in enumerate(bounded_lines(source, self.path, LINE_LIMIT, FILE_LIMIT), start=1):
-                    if not line.endswith(b"\n"):
-                        break  # torn: the write a kill cut short
+                lines = WholeLines(bounded_lines(source, self.path, LINE_LIMIT, FILE_LIMIT))
+                for number, line in lines:
                     moves, value, limit = self.parse(line, number, wanted)
                     found[moves] = (value, limit)  # a later line (the position tried again) wins
-                    whole += len(line)
         except (OSError, TooLarge) as error:
             raise CheckpointError(f"clinea solved-tables: {error}") from None
-        if whole < os.path.getsize(self.path):
-            os.truncate(self.path, whole)
+        lines.cut_torn(self.path)
         return {moves: value for moves, (value, limit) in found.items()
                 if not still_to_solve(value, limit, time_limit)}
 
@@ -125,18 +122,8 @@ class Checkpoint:
 
     def record(self, moves: Sequence[int], value: LeafValue) -> None:
         """Appends the position's line and makes it durable before returning."""
-        fresh = not os.path.exists(self.path)
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        with open(self.path, "ab") as out:
-            out.write(checkpoint_line(self.rules, self.depth, moves, value, self.time_limit))
-            out.flush()
-            os.fsync(out.fileno())
-        if fresh:  # the file's name itself survives a crash only once its folder is synced
-            folder = os.open(os.path.dirname(self.path), os.O_RDONLY)
-            try:
-                os.fsync(folder)
-            finally:
-                os.close(folder)
+        append_durably(self.path, checkpoint_line(self.rules, self.depth, moves, value, self.time_limit))
 
     def finish(self, complete: bool, keep: bool) -> None:
         """After the board's row is written: the file goes once the row holds

@@ -18,7 +18,7 @@ import shutil
 import signal
 import sys
 import threading
-from collections.abc import Callable, Collection, Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from typing import TYPE_CHECKING, Any
 
 from clinea import protocol
@@ -38,7 +38,7 @@ from clinea.judge.stats import MODELS, Sprt
 from clinea.judge.table import Table, open_window
 from clinea.judge.tournament import GameSpec, Player, Runner, course_schedule, pairings, tournament_schedule
 from clinea.players import registry
-from clinea.players.options import add_board_options, bounded_float, bounded_int, option_actions
+from clinea.players.options import add_board_options, bounded_float, bounded_int, named_option, option_actions
 from clinea.progress import progress_bar
 from clinea.ray_cluster import LOCAL
 
@@ -230,16 +230,6 @@ def names_a_program(option: str, word: str) -> bool:
     with blanks is a quoted command line."""
     path = program_word(option, word)
     return os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-def named_option(word: str, options: Collection[str]) -> str | None:
-    """The option of `options` that `word` names as argparse reads it: the
-    option itself, or the only one it abbreviates."""
-    name = word.split("=", 1)[0]
-    if name in options:
-        return name
-    matches = [option for option in options if option.startswith(name)]
-    return matches[0] if len(matches) == 1 else None
 
 
 def check_unambiguous(parser: argparse.ArgumentParser, option: str, words: list[str], after: list[str]) -> None:

@@ -3,7 +3,7 @@ option, the bad value and the allowed range, as every clinea error does."""
 from __future__ import annotations
 
 import argparse
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
 from clinea.core.rules import MAX_SIDE, MAX_TOKENS
@@ -125,3 +125,13 @@ def _long_options(parser: argparse.ArgumentParser) -> dict[str, argparse.Action]
     """Long option names without their dashes, `--help` aside."""
     return {option[2:]: action for option, action in option_actions(parser).items()
             if option.startswith("--") and option != "--help"}
+
+
+def named_option(word: str, options: Collection[str]) -> str | None:
+    """The option of `options` that `word` names as argparse reads it: the
+    option itself, or the only one it abbreviates."""
+    name = word.split("=", 1)[0]
+    if name in options:
+        return name
+    matches = [option for option in options if option.startswith(name)]
+    return matches[0] if len(matches) == 1 else None

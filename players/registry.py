@@ -110,7 +110,7 @@ def answer_budget(words: Sequence[str], answer_seconds: float | None) -> list[st
     if not answer_seconds:
         return []
     from clinea.players.driver import build_parser
-    from clinea.players.options import bare_words_to_options, option_actions
+    from clinea.players.options import bare_words_to_options, named_option, option_actions
 
     try:
         parser = build_parser(load(words[0]), words[0])
@@ -120,11 +120,8 @@ def answer_budget(words: Sequence[str], answer_seconds: float | None) -> list[st
     thinking = actions.get("--time-per-move")
     if thinking is None or not isinstance(thinking.default, float):
         return []
-    for word in bare_words_to_options(list(words[1:]), parser):
-        name = word.split("=", 1)[0]
-        named = {id(action) for option, action in actions.items() if option.startswith(name) and name.startswith("--")}
-        if named == {id(thinking)} or (name in actions and actions[name] is thinking):
-            return []  # the user chose its time
+    if any(named_option(word, actions) == "--time-per-move" for word in bare_words_to_options(list(words[1:]), parser)):
+        return []  # the user chose its time
     budget = max(MIN_BUDGET, ANSWER_SHARE * answer_seconds)
     return [] if budget >= thinking.default else ["--time-per-move", f"{budget:g}"]
 

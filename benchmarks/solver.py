@@ -33,8 +33,9 @@ The references, each run as it ships, by its own timer and counter (issue
 --pons PROGRAM is Pascal Pons' solver with the benchmark main of its part
 13 (it resets its table, then times `solve` in microseconds, per position),
 run in an empty folder (no opening book) on the same positions of the
-files; it implies --reset and --no-book, so clinea's table is cleared
-before every position too, outside the timer, as Pons' is. --steininger
+files; it implies --reset and --no-book, so clinea's table is emptied
+before every position too (by a new salt: Solver.reset), outside the
+timer, as Pons' is. --steininger
 PROGRAM... are builds of Christophe Steininger's c4 (its board, threads and
 mode, strong or weak, are compiled in: one build each), each solving its
 empty board once, by its own clock, then clinea the same board with the
@@ -364,7 +365,7 @@ def main() -> None:
     parser.add_argument("--files", nargs="+", choices=FILES, default=FILES, metavar="FILE",
                         help=f"which standard files (default all: {' '.join(FILES)})")
     parser.add_argument("--weak", action="store_true", help="win/draw/loss only (accuracy on the sign)")
-    parser.add_argument("--reset", action="store_true", help="clear the table before every position")
+    parser.add_argument("--reset", action="store_true", help="empty the table before every position (Solver.reset)")
     parser.add_argument("--no-book", action="store_true", help="search to the end, without the opening book")
     parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2, help=f"table size (default {DEFAULT_TT_LOG2})")
     parser.add_argument("--fhourstones", nargs="*", metavar="MOVES",

@@ -83,6 +83,7 @@ cdef class Solver:
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit, double reserve) except -1
     cdef int _set_game(self, Board board) except -1
+    cdef void _clear(self) noexcept
     cdef int _set_claimed_rows(self) except -1
     cdef int _choose_book(self, Board board) except -1
     cdef object _solve_position(self, Board board, bint weak)

@@ -130,7 +130,8 @@ from .board cimport Board
 from .clock cimport deadline_passed, deadline_start, monotonic
 from .book cimport BOOK_MISS, OpeningBook, book_covers, book_score
 from .solver_table cimport (
-    allocate_table, clear_table, entry_lower, entry_move, entry_upper, mix, set_entry_layout, tt_entry, tt_prefetch,
+    allocate_table, clear_table, entry_lower, entry_move, entry_upper, mix, set_entry_layout, table_hash, tt_entry,
+    tt_prefetch,
     tt_put_lower, tt_put_upper,
 )
 from .widebits cimport (
@@ -516,9 +517,10 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
         col = s.order[i]
         m = b_and(nonlosing, column_of(s, mask, col))
         if b_any(m):
-            keys[col] = mix(table_key(s, position_key(other, b_or(mask, m)), mirror_after(s, image, m, col, n), n + 1))
-            tt_prefetch(&s.tt, keys[col], n + 1)
             after = b_or(mask, m)
+            keys[col] = table_hash(&s.tt, table_key(s, position_key(other, after), mirror_after(s, image, m, col, n),
+                                                    n + 1))
+            tt_prefetch(&s.tt, keys[col], n + 1)
             threats = winning(s, b_or(cur, m), after)
             if Bits is uint64_t:
                 threats_of[col] = threats
@@ -766,7 +768,8 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         if Bits is uint64_t:
             if n + 1 < s.tt.near_from:
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
-        tt_prefetch(&s.tt, mix(table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1)), n + 1)
+        key = table_hash(&s.tt, table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1))
+        tt_prefetch(&s.tt, key, n + 1)
         child_threats = b_and(opp_win, b_not(nonlosing))
         return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL,
                         &child_threats)
@@ -776,7 +779,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             nonlosing &= s.left_half  # a symmetric position: a move and its mirror image score alike
     key = table_key(s, own, image, n)
     mirrored_key = key != own
-    key = mix(key)
+    key = table_hash(&s.tt, key)
     table_move = 0
     if chosen == NULL:
         v = narrow_window(s, key, n, lo, hi, &alpha, &beta, &table_move)
@@ -932,7 +935,7 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
             return win_now(s, n)
     if n + 1 >= s.g.max_moves:
         return 0
-    key = mix(b.c_key())
+    key = table_hash(&s.tt, b.c_key())
     v = narrow_window(s, key, n, lower_bound(s, n, 1), upper_bound(s, n), &alpha, &beta, &unused_move)
     if v != OPEN:
         return v
@@ -1097,13 +1100,22 @@ cdef class Solver:
         self.s.stop_requested = False
 
     def reset(self) -> None:
-        """Forgets every stored position."""
+        """Forgets every stored position: a new salt (BoundTables.salt) where
+        the keys leave room for one, else the tables cleared."""
+        cdef BoundTables* tt = &self.s.tt
+        if tt.salt_step and tt.salt + tt.salt_step != 0:
+            tt.salt += tt.salt_step
+        else:
+            self._clear()
+
+    cdef void _clear(self) noexcept:
         cdef int i
         with nogil:
             clear_table(&self.s.tt.far)
             clear_table(&self.s.tt.near)
             for i in range(self.threads_ - 1):
                 clear_table(&self.helpers[i].near)
+        self.s.tt.salt = 0
 
     cdef int _prepare(self, Board board, long long max_nodes, double time_limit, double reserve) except -1:
         cdef SolveState* s = &self.s
@@ -1129,9 +1141,12 @@ cdef class Solver:
         if geometry != self.geometry_:
             # same keys mean other positions (or other values) in another game
             if self.geometry_ is not None:
-                self.reset()
+                self._clear()
             self.geometry_ = geometry
             s.g = board.c_geometry()[0]
+            # a key (cur + mask) sets no bit at or above columns * stride
+            s.tt.salt_step = (<uint64_t>1) << (s.g.columns * s.g.stride) \
+                if s.g.bitboard and s.g.columns * s.g.stride < 64 else 0
             s.tt.near_from = s.g.max_moves - NEAR_MOVES
             set_entry_layout(&s.tt, score_at(s, 0), s.g.columns)
             self._choose_book(board)

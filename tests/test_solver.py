@@ -690,3 +690,37 @@ def test_the_search_runs_its_popcnt_copy_where_the_cpu_has_the_instruction():
     with open("/proc/cpuinfo", encoding="ascii", errors="replace") as cpuinfo:
         flags = next((line.split(":", 1)[1].split() for line in cpuinfo if line.startswith("flags")), [])
     assert popcnt_search() == ("popcnt" in flags)
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.sampled_from([(7, 6), (9, 6), (8, 7), (4, 4)]), st.integers(0, 2**32), st.integers(1, 4))
+def test_a_reset_solver_searches_as_a_fresh_one(size, seed, resets):
+    # reset gives the tables a new salt rather than clearing them: what it
+    # forgot must never answer again. A new solver reset as many times has
+    # the same salt, so the same slots: the reused one, its tables full of
+    # forgotten entries, must search the same tree, node for node. 9x6 and
+    # 8x7 keys use 63 and 64 bits: the salt wraps (or has no room) there,
+    # and the tables are cleared
+    columns, rows = size
+    rng = random.Random(seed)
+    reused, salts = Solver(12, book=False), 0
+    for _ in range(3):
+        board = Board(columns, rows, 4)
+        for _ in range(rng.randrange(columns * rows // 2, columns * rows - 4)):
+            free = [col for col in range(columns) if board.can_play(col) and not board.is_winning_move(col)]
+            if not free or board.is_over():
+                break
+            board.play(rng.choice(free))
+        if board.is_over():
+            continue
+        for _ in range(2):  # the same position again: its entries forgotten, it is searched anew
+            for _ in range(resets):
+                reused.reset()
+            fresh = Solver(12, book=False)
+            fresh.prepare(Board(columns, rows, 4))
+            for _ in range(salts):
+                fresh.reset()
+            limits = Limits(nodes=200_000)
+            assert reused.solve(board, limits=limits) == fresh.solve(board, limits=limits), board.moves()
+            assert reused.nodes == fresh.nodes, board.moves()
+            salts += resets

@@ -113,3 +113,15 @@ def sigkill_and_wait_for_the_tagged(judge: subprocess.Popen, tag: str, seconds: 
     while time.monotonic() < deadline and tagged_processes(tag):
         time.sleep(0.05)
     return tagged_processes(tag)
+
+
+def wait_until(check, timeout: float, what: str, every: float = 0.2):
+    """Polls `check()` until it returns something true, and returns it;
+    fails naming `what` after `timeout` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        found = check()
+        if found:
+            return found
+        time.sleep(every)
+    raise AssertionError(f"{what}: not within {timeout:g} s")

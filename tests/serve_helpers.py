@@ -124,12 +124,3 @@ def upload(course: Course, token: str, filename: str, data: bytes, entry: str | 
     return api(course, "POST", "/api/bots", token, body, headers)
 
 
-def wait_until(check: Any, timeout: float, what: str) -> Any:
-    """Polls `check()` until it returns something true; fails naming `what`."""
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        found = check()
-        if found:
-            return found
-        time.sleep(0.5)
-    raise AssertionError(f"{what}: not within {timeout:g} s")

@@ -16,7 +16,7 @@ import sys
 import time
 
 import pytest
-from judge_helpers import BOTS, C_LINEA, REPO, bot, live_members, records, run_judge, started_pids
+from judge_helpers import BOTS, C_LINEA, REPO, bot, live_members, records, run_judge, started_pids, wait_until
 
 from clinea.judge import cli as judge_cli
 from clinea.training import cli as train_cli
@@ -59,16 +59,6 @@ def test_tournament_of_programs_on_ray_matches_local(ray_address, tmp_path):
     assert live_members(started_pids(tmp_path / "logs")) == []
 
 
-def wait_for(condition, timeout: float, what: str):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(0.1)
-    raise AssertionError(f"timed out waiting for {what}")
-
-
 def finished(path) -> int:
     try:
         return len(records(path))
@@ -87,13 +77,13 @@ def test_worker_killed_mid_game_and_driver_interrupted_lose_nothing(ray_address,
     driver = subprocess.Popen([C_LINEA, *options, "--ray", ray_address, "--results", str(results)],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: finished(results) >= 2, 90, "the first games")
+        wait_until(lambda: finished(results) >= 2, 90, "the first games")
         # the last mark is a table's process in the middle of a game: kill it there
         tables = {int(pid) for pid in marks.read_text().split()}
         os.kill(int(marks.read_text().split()[-1]), signal.SIGKILL)
         # Ray restarts the table, whose new process starts new players
-        wait_for(lambda: {int(pid) for pid in marks.read_text().split()} - tables, 60, "a restarted table")
-        wait_for(lambda: finished(results) >= total // 2, 90, "half of the games")
+        wait_until(lambda: {int(pid) for pid in marks.read_text().split()} - tables, 60, "a restarted table")
+        wait_until(lambda: finished(results) >= total // 2, 90, "half of the games")
         driver.send_signal(signal.SIGINT)
         _, stderr = driver.communicate(timeout=60)
     finally:
@@ -197,7 +187,7 @@ def test_the_node_agent_killed_under_a_run_stops_it_in_one_line_saying_how_to_re
                                "--quiet", "--ray", "--results", str(results), "--sandbox", "off"],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        wait_for(lambda: finished(results) >= 2 or driver.poll() is not None, 180, "the first games")
+        wait_until(lambda: finished(results) >= 2 or driver.poll() is not None, 180, "the first games")
         if driver.poll() is None:  # on a loaded machine the agent has been seen to fail by itself
             [agent] = processes_under(driver.pid, "ray::DashboardAgent")
             os.kill(agent, signal.SIGKILL)
@@ -342,7 +332,7 @@ def test_training_worker_killed_mid_run_gives_the_same_run(ray_address, tmp_path
     driver = subprocess.Popen([*train, "--ray", ray_address, "--out", str(tmp_path / "ray")],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
-        victims = wait_for(lambda: descendants_running("run_chunk"), 90, "a fitness chunk on Ray")
+        victims = wait_until(lambda: descendants_running("run_chunk"), 90, "a fitness chunk on Ray")
         os.kill(victims[0], signal.SIGKILL)
         _, stderr = driver.communicate(timeout=120)
     finally:

@@ -28,6 +28,7 @@ from clinea.serve import course as serve_course
 
 pytest.importorskip("starlette")
 
+from judge_helpers import wait_until  # noqa: E402
 from serve_helpers import (  # noqa: E402
     Course,
     api,
@@ -38,7 +39,6 @@ from serve_helpers import (  # noqa: E402
     start_server,
     stop_server,
     upload,
-    wait_until,
 )
 
 GOOD_BOT = b"""import random

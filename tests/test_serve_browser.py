@@ -14,11 +14,12 @@ from pathlib import Path
 
 import pytest
 from headless_chromium import headless_chromium, network_events
+from judge_helpers import wait_until
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
 from selenium.webdriver.support.ui import WebDriverWait
-from serve_helpers import Course, running_server, wait_until
+from serve_helpers import Course, running_server
 
 from clinea.newbot import bot_script
 

@@ -48,7 +48,7 @@ can keep to itself by answering every move in the column it came, which
 the opponent must at last play under when its own cells hold no line),
 raises the window's floor to a win; near the end, a side left with no
 line to make at all is held to a draw (lineless). Far from the end (more than ETC_LEFT
-moves left), a node first reads its children's table entries, already
+moves left, less twice the window's distance from 0), a node first reads its children's table entries, already
 fetched while its moves were sorted: one that bounds a child low enough
 cuts the node off without a search (enhanced transposition cutoff), and
 a move that leaves the opponent under claimeven with no line goes first
@@ -673,6 +673,21 @@ cdef inline int lineless(const SolveState* s, Bits cur, Bits mask, int n, int al
     return OPEN
 
 
+cdef inline int window_distance(int alpha, int beta) noexcept nogil:
+    """How far the window [alpha, beta] lies from 0: a window at +-k asks
+    whether the game is decided some 2k moves before its end, a search that
+    much shallower. child_cutoff is left to nodes with more than ETC_LEFT
+    moves left before that: its reads of every child's entry before the
+    first move cost more than they saved on shallow searches (Test_L1_R1:
+    17 % less time, 9 % more nodes; Test_L1_R2, L1_R3, L2_R2 and the empty
+    board: within 2 % of the time, 1-8 % more nodes)."""
+    if alpha > 0:
+        return alpha
+    if beta < 0:
+        return -beta
+    return 0
+
+
 cdef inline int child_cutoff(SolveState* s, const uint64_t* keys, const int* moves, int count, int n,
                              int beta) noexcept nogil:
     """Enhanced transposition cutoff: a child whose table entry bounds its
@@ -802,7 +817,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         if v <= alpha:
             tt_put_upper(&s.tt, key, v, n, table_move)
             return v
-    if chosen == NULL and s.book.ply <= n < s.g.max_moves - ETC_LEFT:
+    if chosen == NULL and s.book.ply <= n < s.g.max_moves - ETC_LEFT - 2 * window_distance(alpha, beta):
         v = child_cutoff(s, keys, moves, count, n, beta)
         if v != OPEN:
             tt_put_lower(&s.tt, key, v, n, table_move)

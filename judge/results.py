@@ -210,9 +210,9 @@ class ResultLog:
                     on_game(record)
         lines.cut_torn(self.path)
         if self.refused:
-            lines = ", ".join(map(str, self.refused[:10])) + (" ..." if len(self.refused) > 10 else "")
+            numbers = ", ".join(map(str, self.refused[:10])) + (" ..." if len(self.refused) > 10 else "")
             print(f"{self.path}: {len(self.refused)} record(s) the judge did not write (no seal of this run's "
-                  f"key) refused, line(s) {lines}", file=sys.stderr)
+                  f"key) refused, line(s) {numbers}", file=sys.stderr)
 
     def _read_key(self) -> bytes:
         try:

@@ -15,22 +15,25 @@ from collections.abc import Iterable, Iterator
 class WholeLines:
     """The whole lines of `lines` (as clinea.bounded.bounded_lines yields
     them), numbered from 1, stopping at a torn last one; `size` counts the
-    bytes of the lines yielded so far."""
+    bytes of the lines yielded so far, `torn` whether one was met."""
 
     def __init__(self, lines: Iterable[bytes]):
         self.lines = lines
         self.size = 0
+        self.torn = False
 
     def __iter__(self) -> Iterator[tuple[int, bytes]]:
         for number, line in enumerate(self.lines, start=1):
             if not line.endswith(b"\n"):
+                self.torn = True
                 return
-            yield number, line
             self.size += len(line)
+            yield number, line
 
     def cut_torn(self, path: str) -> None:
-        """Cuts off what follows the whole lines (once they are all read)."""
-        if os.path.getsize(path) > self.size:
+        """Cuts off the torn last line, once the reading has met it (a
+        reading stopped before leaves the file as it is)."""
+        if self.torn:
             os.truncate(path, self.size)
 
 

@@ -28,4 +28,14 @@ def test_a_torn_tail_is_never_read_and_is_cut_before_the_next_line(tmp_path_fact
 
 def test_lines_stop_at_the_first_without_its_newline():
     lines = WholeLines(bounded_lines(io.BytesIO(b"a\nb"), "x", 10))
-    assert list(lines) == [(1, b"a\n")] and lines.size == 2
+    assert list(lines) == [(1, b"a\n")] and lines.size == 2 and lines.torn
+
+
+def test_a_reading_stopped_early_cuts_nothing(tmp_path):
+    path = tmp_path / "lines.jsonl"
+    path.write_bytes(b"a\nb\ntorn")
+    with open(path, "rb") as source:
+        lines = WholeLines(bounded_lines(source, str(path), 10))
+        next(iter(lines))
+    lines.cut_torn(str(path))
+    assert path.read_bytes() == b"a\nb\ntorn"

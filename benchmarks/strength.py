@@ -72,11 +72,10 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass
 from typing import Any
 
-from clinea.bounded import MIB, TooLarge, bounded_lines, json_value, read_file, read_text
+from clinea.bounded import MIB, TooLarge, WholeLines, append_durably, bounded_lines, json_value, read_file, read_text
 from clinea.core import Board
 from clinea.core.solver import Solver
 from clinea.core.timeman import SCHEDSTAT, SCHEDSTAT_LIMIT, Limits
-from clinea.journal import WholeLines, append_durably
 from clinea.judge.stats import estimate, score_from_elo
 from clinea.players.strong_player import StrongBot, usable_cores
 from clinea.progress import progress_bar

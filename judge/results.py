@@ -38,8 +38,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, BinaryIO
 
-from clinea.bounded import GIB, MIB, bounded_lines, json_value
-from clinea.journal import WholeLines
+from clinea.bounded import GIB, MIB, WholeLines, bounded_lines, json_value
 from clinea.judge.record import GameRecord
 
 # Seconds a written record may wait for its fsync (see above).

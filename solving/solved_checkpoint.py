@@ -23,9 +23,8 @@ import os
 from collections.abc import Sequence
 from typing import Any
 
-from clinea.bounded import KIB, MIB, TooLarge, bounded_lines, json_value
+from clinea.bounded import KIB, MIB, TooLarge, WholeLines, append_durably, bounded_lines, json_value
 from clinea.core import Rules
-from clinea.journal import WholeLines, append_durably
 from clinea.solving.solved_board import LeafValue, longer_limit
 
 FOLDER = "checkpoints"

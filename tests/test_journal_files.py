@@ -1,12 +1,11 @@
-"""clinea.journal: the whole lines of a file a kill cut short, and a
+"""clinea.bounded's journal files: the whole lines of a file a kill cut short, and a
 durable append after them (property-based: any lines, any torn tail)."""
 import io
 
 from hypothesis import given
 from hypothesis import strategies as st
 
-from clinea.bounded import bounded_lines
-from clinea.journal import WholeLines, append_durably
+from clinea.bounded import WholeLines, append_durably, bounded_lines
 
 LINE = st.binary(max_size=40).map(lambda data: data.replace(b"\n", b"") + b"\n")
 TORN = st.binary(max_size=40).map(lambda data: data.replace(b"\n", b""))

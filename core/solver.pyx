@@ -495,7 +495,7 @@ cdef inline Bits safe_replies(Bits possible, Bits threats) noexcept nogil:
 
 
 cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, Bits opp_win, int n,
-                                            int tn, Mirror image, int* moves, uint64_t* keys, int* claimed,
+                                            int table_n, Mirror image, int* moves, uint64_t* keys, int* claimed,
                                             bint* unanswerable, uint64_t* threats_of) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
     making most threats first, centre-first on ties (a stable insertion);
@@ -536,7 +536,7 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
             after = b_or(mask, m)
             keys[col] = table_hash(&s.tt, table_key(s, position_key(other, after), mirror_after(s, image, m, col, n),
                                                     n + 1))
-            tt_prefetch(&s.tt, keys[col], tn + 1)
+            tt_prefetch(&s.tt, keys[col], table_n + 1)
             threats = winning(s, b_or(cur, m), after)
             if Bits is uint64_t:
                 threats_of[col] = threats
@@ -771,7 +771,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     cdef uint64_t threats_of[WORD_MAX_COLUMNS]  # on the 64-bit path, each child's known_threats
     cdef int col, total
     cdef bint sharing, mirrored_key, unanswerable
-    cdef int tn = table_ply(n, alpha, beta)
+    cdef int table_n = table_ply(n, alpha, beta)
     if over_budget(s):
         return 0
     if n + 1 >= s.g.max_moves:
@@ -814,7 +814,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             if n + 1 < s.tt.near_from:
                 image = mirror_after(s, image, nonlosing, __builtin_ctzll(nonlosing) // s.g.stride, n)
         key = table_hash(&s.tt, table_key(s, position_key(other, b_or(mask, nonlosing)), image, n + 1))
-        tt_prefetch(&s.tt, key, tn + 1)
+        tt_prefetch(&s.tt, key, table_n + 1)
         child_threats = b_and(opp_win, b_not(nonlosing))
         return -negamax(s, other, b_or(mask, nonlosing), n + 1, -beta, -alpha, <Bits*>NULL, image, NULL,
                         &child_threats)
@@ -827,30 +827,30 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     key = table_hash(&s.tt, key)
     table_move = 0
     if chosen == NULL:
-        v = narrow_window(s, key, tn, lo, hi, &alpha, &beta, &table_move)
+        v = narrow_window(s, key, table_n, lo, hi, &alpha, &beta, &table_move)
         if v == OPEN:
             v = lineless(s, cur, mask, n, alpha, beta)
         if v != OPEN:
             return v
     else:
-        table_move = entry_move(&s.tt, tt_entry(&s.tt, key, tn))
+        table_move = entry_move(&s.tt, tt_entry(&s.tt, key, table_n))
     claimed = OPEN
     unanswerable = False
-    count = sorted_moves(s, cur, mask, nonlosing, opp_win, n, tn, image, moves, keys, &claimed, &unanswerable,
+    count = sorted_moves(s, cur, mask, nonlosing, opp_win, n, table_n, image, moves, keys, &claimed, &unanswerable,
                          threats_of)
     if chosen == NULL and claimed >= beta:
-        tt_put_lower(&s.tt, key, claimed, tn, table_move)
+        tt_put_lower(&s.tt, key, claimed, table_n, table_move)
         return claimed
     if chosen == NULL and not unanswerable:
         # no move wins with this side's stone after next: its third is the soonest
         v = win_with_stone(s, n, 3)
         if v <= alpha:
-            tt_put_upper(&s.tt, key, v, tn, table_move)
+            tt_put_upper(&s.tt, key, v, table_n, table_move)
             return v
     if chosen == NULL and s.book.ply <= n < s.g.max_moves - ETC_LEFT - 2 * window_distance(alpha, beta):
-        v = child_cutoff(s, keys, moves, count, tn, beta)
+        v = child_cutoff(s, keys, moves, count, table_n, beta)
         if v != OPEN:
-            tt_put_lower(&s.tt, key, v, tn, table_move)
+            tt_put_lower(&s.tt, key, v, table_n, table_move)
             return v
     if table_move:
         # the move that last cut this position off goes first (stored as
@@ -875,7 +875,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         m = b_and(nonlosing, column_of(s, mask, col))
         # a move whose child's entry proves it fails low is not searched
         # (its slot was fetched while the moves were sorted)
-        v = move_ceiling(s, keys[col], tn)
+        v = move_ceiling(s, keys[col], table_n)
         if v > alpha:
             if chosen != NULL:
                 root_moves(s, cur)[TRYING] = m
@@ -895,7 +895,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
             if v >= beta:
                 if chosen != NULL:
                     chosen[0] = m
-                tt_put_lower(&s.tt, key, v, tn, s.g.columns - col if mirrored_key else col + 1)
+                tt_put_lower(&s.tt, key, v, table_n, s.g.columns - col if mirrored_key else col + 1)
                 if sharing:
                     busy_leave(s, key)
                 return v
@@ -911,7 +911,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         # fail-soft: every move scored at most `best`, a tighter bound than
         # alpha for the table and for the solve's bisection
         alpha = best
-    tt_put_upper(&s.tt, key, alpha, tn, table_move)
+    tt_put_upper(&s.tt, key, alpha, table_n, table_move)
     if sharing:
         busy_leave(s, key)
     return alpha

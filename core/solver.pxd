@@ -54,6 +54,8 @@ cdef struct Root:
     int path               # ROOT_WORD, ROOT_WIDE or ROOT_WIDE4
     int n
     bint weak
+    int low                # its window (score_window)
+    int high
     uint64_t cur
     uint64_t mask
     Wide wide_cur
@@ -86,7 +88,7 @@ cdef class Solver:
     cdef void _clear(self) noexcept
     cdef int _set_claimed_rows(self) except -1
     cdef int _choose_book(self, Board board) except -1
-    cdef object _solve_position(self, Board board, bint weak)
+    cdef object _solve_position(self, Board board, bint weak, int low=*, int high=*)
     cdef int _solve_solo_first(self) except? -9999
     cdef int _solve_together(self) except? -9999
     cdef int _solve_root(self, SolveState* s) noexcept nogil

@@ -168,6 +168,7 @@ cdef enum:
     # "score > 0" let the search wander into long wins (Test_L1_R1: 3.5x the
     # exact mode's nodes). Then it asks "score >= 0", then "score > 0".
     WEAK_SPREAD = 2
+    UNBOUNDED = 1 << 20  # a solve's window when none is given: beyond every score
     CLAIMED_FIRST = 1000  # sorted_moves: a move leaving the opponent no line under claimeven goes first
     UNANSWERABLE_FIRST = 2000  # and before it a move the opponent cannot answer
     WORD_MAX_COLUMNS = 32  # a 64-bit word holds at most 32 columns (a column takes rows + 1 >= 2 bits)
@@ -282,13 +283,18 @@ cdef struct Bisection:
     int hi
     int med     # the null window probed: is the score above med?
     bint weak   # only its sign is asked for
+    int low     # it is enough to know the score <= low or >= high
+    int high
     int probes  # made so far
     bint up     # the first probe above 0 (see score_window)
 
 
-cdef inline Bisection score_window(int lo, int hi, bint weak, bint up) noexcept nogil:
+cdef inline Bisection score_window(int lo, int hi, bint weak, bint up, int low, int high) noexcept nogil:
     """The bisection of a solve over [lo, hi], asking for the sign alone
-    when weak. `up`: the first probe asks whether the side to move wins
+    when weak, and no more than whether the score is <= low, >= high or
+    between (alpha-beta's window, so that a search above the solve, as
+    clinea solved-tables' over its split positions, proves only what it
+    needs). `up`: the first probe asks whether the side to move wins
     (at hi / 2) rather than whether it loses (at lo / 2): the caller
     guesses which is likelier. Where a game ends soon, its value is far
     from 0 and one of those two probes settles the sign: the other, made
@@ -302,6 +308,8 @@ cdef inline Bisection score_window(int lo, int hi, bint weak, bint up) noexcept 
     b.hi = hi
     b.med = 0
     b.weak = weak
+    b.low = min(max(low, -1), 1) if weak else low  # on the sign's scale
+    b.high = min(max(high, -1), 1) if weak else high
     b.probes = 0
     b.up = up
     return b
@@ -310,16 +318,19 @@ cdef inline Bisection score_window(int lo, int hi, bint weak, bint up) noexcept 
 cdef inline bint next_probe(Bisection* b) noexcept nogil:
     """Whether the score (weak: its sign) is still open; if so `b.med` is
     the next probe's."""
-    if b.lo >= b.hi:
+    cdef int lo = max(b.lo, b.low), hi = min(b.hi, b.high)
+    if lo >= hi:
         return False
-    if b.weak and (b.lo > 0 or b.hi < 0):
-        return False
-    if not b.weak or b.probes < WEAK_SPREAD:
-        b.med = probe_score(b.lo, b.hi)
+    if b.weak and b.probes < WEAK_SPREAD:
+        b.med = probe_score(b.lo, b.hi)  # wide: a probe far from 0 may settle the sign cheaply
         if b.up and b.probes == 0 and b.med < 0 < b.hi:
             b.med = b.hi / 2
+    elif b.weak:
+        b.med = lo  # a loss first: one probe settles it
     else:
-        b.med = 0 if b.lo == 0 else -1  # a loss first: one probe settles it
+        b.med = probe_score(lo, hi)
+        if b.up and b.probes == 0 and b.med < 0 < hi:
+            b.med = hi / 2
     b.probes += 1
     return True
 
@@ -333,7 +344,11 @@ cdef inline void narrow_to(Bisection* b, int r) noexcept nogil:
 
 
 cdef inline int bisected_score(const Bisection* b, bint weak) noexcept nogil:
-    return ((b.lo > 0) - (b.hi < 0)) if weak else b.lo
+    """The score found, read as alpha-beta's (fail-soft): at most it when
+    <= low, at least it when >= high, else exact."""
+    cdef int lo = (b.lo > 0) - (b.lo < 0) if weak else b.lo
+    cdef int hi = (b.hi > 0) - (b.hi < 0) if weak else b.hi
+    return hi if hi <= b.low else lo
 
 
 cdef inline int probe_score(int lo, int hi) noexcept nogil:
@@ -917,15 +932,17 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     return alpha
 
 
-cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak) noexcept nogil:
-    """Score (weak: its sign) of a position whose game is not over."""
+cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak, int low, int high) noexcept nogil:
+    """Score (weak: its sign) of a position whose game is not over, as far
+    as the window (low, high) asks (score_window)."""
     cdef Bisection window
     if b_any(b_and(winning(s, cur, mask), playable(s, mask))):
         return 1 if weak else win_now(s, n)
     if n + 1 >= s.g.max_moves:
         return 0
     window = score_window(lower_bound(s, n, 1), upper_bound(s, n), weak,
-                          b_popcount(winning(s, cur, mask)) >= b_popcount(winning(s, b_xor(cur, mask), mask)))
+                          b_popcount(winning(s, cur, mask)) >= b_popcount(winning(s, b_xor(cur, mask), mask)),
+                          low, high)
     while next_probe(&window):
         narrow_to(&window, negamax(s, cur, mask, n, window.med, window.med + 1, <Bits*>NULL, mirror_of(s, cur, mask),
                                    NULL))
@@ -1003,9 +1020,9 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
     return alpha
 
 
-cdef int gen_solve(SolveState* s, Board b, bint weak) except? -9999:
+cdef int gen_solve(SolveState* s, Board b, bint weak, int low, int high) except? -9999:
     cdef int n = b.c_moves()
-    cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak, False)  # no threat count here
+    cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak, False, low, high)  # no threat count here
     while next_probe(&window):
         narrow_to(&window, gen_negamax(s, b, window.med, window.med + 1))
         if s.aborted:
@@ -1258,8 +1275,9 @@ cdef class Solver:
         solved) are searched with the opening book."""
         return self.s.book.ply >= 0
 
-    cdef object _solve_position(self, Board board, bint weak):
-        """Score of `board` after _prepare, or None if the budget ran out."""
+    cdef object _solve_position(self, Board board, bint weak, int low=-UNBOUNDED, int high=UNBOUNDED):
+        """Score of `board` after _prepare, as far as the window (low,
+        high) asks, or None if the budget ran out."""
         cdef SolveState* s = &self.s
         cdef int n = board.c_moves()
         cdef int r
@@ -1271,9 +1289,11 @@ cdef class Solver:
             return 0
         self.root.n = n
         self.root.weak = weak
+        self.root.low = low
+        self.root.high = high
         if self.force_generic or not (s.g.bitboard or s.g.wide or s.wide4):
             work = board.copy()
-            r = gen_solve(s, work, weak)
+            r = gen_solve(s, work, weak, self.root.low, self.root.high)
         else:
             if s.g.bitboard:
                 self.root.path = ROOT_WORD
@@ -1298,10 +1318,10 @@ cdef class Solver:
     cdef int _solve_root(self, SolveState* s) noexcept nogil:
         """solve() of self.root with the state `s` (the solver's or a helper's)."""
         if self.root.path == ROOT_WORD:
-            return solve(s, self.root.cur, self.root.mask, self.root.n, self.root.weak)
+            return solve(s, self.root.cur, self.root.mask, self.root.n, self.root.weak, self.root.low, self.root.high)
         if self.root.path == ROOT_WIDE:
-            return solve(s, self.root.wide_cur, self.root.wide_mask, self.root.n, self.root.weak)
-        return solve(s, self.root.cur4, self.root.mask4, self.root.n, self.root.weak)
+            return solve(s, self.root.wide_cur, self.root.wide_mask, self.root.n, self.root.weak, self.root.low, self.root.high)
+        return solve(s, self.root.cur4, self.root.mask4, self.root.n, self.root.weak, self.root.low, self.root.high)
 
     cdef int _solve_solo_first(self) except? -9999:
         """_solve_root of self.root on this thread within solo_nodes, then,
@@ -1391,12 +1411,24 @@ cdef class Solver:
             for i in range(self.threads_ - 1):
                 self.helpers[i].s.stop_requested = True
 
-    def solve(self, Board board, bint weak=False, limits: Limits = Limits()):
+    def solve(self, Board board, bint weak=False, limits: Limits = Limits(), window=None):
         """Exact score of `board` for the side to move (weak: 1 win, 0 draw,
         -1 loss), or None if the nodes or seconds of `limits` (0: no limit)
-        ran out first. A finished game scores as the loss it is."""
+        ran out first. A finished game scores as the loss it is.
+
+        `window`: (low, high), low < high, as alpha-beta's: the solve stops
+        once it knows the score is at most low or at least high, and its
+        answer r says the score is at most r when r <= low, at least r when
+        r >= high, and r itself between (a null window, (t, t + 1), asks
+        one question: is the score above t?)."""
+        if window is None:
+            low, high = -UNBOUNDED, UNBOUNDED
+        else:
+            low, high = window
+            if not -UNBOUNDED < low < high < UNBOUNDED:
+                raise ValueError(f"window={window!r}: allowed (low, high) with low < high")
         self._prepare(board, limits.nodes, limits.time, limits.reserve)
-        return self._solve_position(board, weak)
+        return self._solve_position(board, weak, low, high)
 
     def analyze(self, Board board, bint weak=False, limits: Limits = Limits()):
         """Score of playing each column, for the side to move (None where the

@@ -391,6 +391,33 @@ def test_reach_finds_a_column_reaching_the_target_exactly_when_one_does(game, ge
                 assert (sign(kept) if weak else kept) >= target, (moves, found.move, target, weak)
 
 
+@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
+@pytest.mark.parametrize("generic", [False, True], ids=["bitboard", "generic"])
+def test_a_windowed_solve_bounds_the_reference_score_as_alpha_beta_does(game, generic):
+    # every window around and away from the score, weak and exact: r <= low
+    # bounds the score from above, r >= high from below, else it is exact
+    reference = ReferenceSolver(*game)
+    solver = Solver(16, force_generic=generic)
+    for moves in reference.reachable(limit=100):
+        board = Board.from_moves(moves, *game)
+        exact = reference.solve(moves)
+        for weak in (False, True):
+            value = sign(exact) if weak else exact
+            edges = sorted({value - 2, value - 1, value, value + 1, value + 2, -1, 0, 1})
+            for low, high in ((low, high) for low in edges for high in edges if low < high):
+                r = solver.solve(board, weak=weak, window=(low, high))
+                if r <= low:
+                    assert value <= r, (moves, weak, low, high, r)
+                elif r >= high:
+                    assert value >= r, (moves, weak, low, high, r)
+                else:
+                    assert value == r, (moves, weak, low, high, r)
+                if low < value < high:
+                    assert r == value, (moves, weak, low, high, r)
+    with pytest.raises(ValueError, match=r"window=\(2, 2\): allowed \(low, high\) with low < high"):
+        solver.solve(Board(*game[:3]), window=(2, 2))
+
+
 def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int, budget: int, reach: bool = False) -> int:
     """`solver`'s move search on `board`, keeping `value`, within `budget`
     nodes (`play_value`, or `reach` for `value`). If it ran out: every column it `refuted` scores below `value`

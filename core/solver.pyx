@@ -1022,7 +1022,8 @@ cdef int gen_negamax(SolveState* s, Board b, int alpha, int beta) except? -9999:
 
 cdef int gen_solve(SolveState* s, Board b, bint weak, int low, int high) except? -9999:
     cdef int n = b.c_moves()
-    cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak, False, low, high)  # no threat count here
+    # no threat count here: the first probe below 0
+    cdef Bisection window = score_window(lower_bound(s, n, 1), win_now(s, n), weak, False, low, high)
     while next_probe(&window):
         narrow_to(&window, gen_negamax(s, b, window.med, window.med + 1))
         if s.aborted:
@@ -1320,7 +1321,8 @@ cdef class Solver:
         if self.root.path == ROOT_WORD:
             return solve(s, self.root.cur, self.root.mask, self.root.n, self.root.weak, self.root.low, self.root.high)
         if self.root.path == ROOT_WIDE:
-            return solve(s, self.root.wide_cur, self.root.wide_mask, self.root.n, self.root.weak, self.root.low, self.root.high)
+            return solve(s, self.root.wide_cur, self.root.wide_mask, self.root.n, self.root.weak, self.root.low,
+                         self.root.high)
         return solve(s, self.root.cur4, self.root.mask4, self.root.n, self.root.weak, self.root.low, self.root.high)
 
     cdef int _solve_solo_first(self) except? -9999:

@@ -1,18 +1,21 @@
 """The value of one board's empty position, as the solved tables hold it:
 who wins (or a draw) and the move on which a perfect game ends, each value
-found twice (the exact solve and, independently, the win/draw/loss solve;
+found twice (the exact search and, independently, the win/draw/loss one;
 on tiny boards also the pure-Python brute force of clinea.solving.reference_solver).
 
-A board may be split at a fixed depth: its positions `depth` plies in are
-solved one by one (in process, or as Ray tasks by clinea.solving.solved_ray) and
-their values backed up to the empty board by negamax here, so a large board
-spreads over a cluster; each position's value goes to a LeafStore (the
-checkpoint of clinea.solving.solved_checkpoint) as soon as it is found, so a
-run stopped inside a board solves only the positions still missing. Scores
-follow the solver's convention (`solver`):
-a win by the stone played after n stones scores (max_moves + 1 - n) // 2 for
-its player, whichever position it is seen from, so backing up is plain
-negation and needs no distance arithmetic.
+A board may be split at a fixed depth: alpha-beta runs over the plies above
+it here, and asks of each position `depth` plies in only what its window
+needs (a Query: is the score at most low, at least high, or which between?),
+which the solver answers in a probe or two where an exact score takes five
+or six, and most positions are never asked at all (a refuted move needs one
+reply). The questions are solved in process, or as Ray tasks by
+clinea.solving.solved_ray, the siblings of a position at once once the
+first is answered; each answer goes to a LeafStore (the checkpoint of
+clinea.solving.solved_checkpoint) as soon as it is found, so a run stopped
+inside a board asks again only what it had not answered. Scores follow
+the solver's convention (`solver`): a win by the stone played after n stones
+scores (max_moves + 1 - n) // 2 for its player, whichever position it is
+seen from, so backing up is plain negation and needs no distance arithmetic.
 """
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from clinea.core import Board, Rules
-from clinea.core.solver import Solver
+from clinea.core.solver import Solver, centre_first
 from clinea.core.timeman import Limits
 from clinea.solving.reference_solver import ReferenceSolver, TooManyPositions
 
@@ -39,52 +42,82 @@ TABLE_LOG2 = 22
 
 
 @dataclass(frozen=True)
-class LeafValue:
-    """One split position's values for its side to move (None: out of time)."""
-    exact: int | None
-    weak: int | None
+class Query:
+    """What the search above the split asks of one split position (0-based
+    moves from the empty board): where its score for the side to move
+    (weak: its sign) lies against alpha-beta's window (low, high)."""
+    moves: tuple[int, ...]
+    weak: bool
+    low: int
+    high: int
+
+
+@dataclass(frozen=True)
+class Answer:
+    """What one solve proved of a Query's position: its score (weak: its
+    sign) is in [low, high]; both None when the time ran out first."""
+    low: int | None
+    high: int | None
     nodes: int
     seconds: float
 
 
-def leaf_values(rules: Rules, move_lists: Sequence[Sequence[int]], time_limit: float) -> Iterator[LeafValue]:
-    """The exact and the win/draw/loss value of each position (0-based moves
-    from the empty board), each within `time_limit` seconds (0: none), each
-    given as soon as it is found. The two come from two solvers with their
-    own tables, so neither reuses a bound the other proved."""
-    exact_solver, weak_solver = Solver(TABLE_LOG2), Solver(TABLE_LOG2)
-    for moves in move_lists:
-        board = Board(*rules).play_moves(moves)
-        start = time.monotonic()
-        exact = exact_solver.solve(board, limits=Limits(time=time_limit))
-        nodes = exact_solver.nodes
-        weak = weak_solver.solve(board, weak=True, limits=Limits(time=time_limit))
-        yield LeafValue(exact, weak, nodes + weak_solver.nodes, time.monotonic() - start)
+def score_limit(rules: Rules, weak: bool) -> int:
+    """No score of the board is beyond +-this (a win by the first stone)."""
+    return 1 if weak else (rules.max_moves + 1) // 2
 
 
-def solve_leaves(rules: Rules, move_lists: Sequence[Sequence[int]], time_limit: float) -> list[LeafValue]:
-    """leaf_values all at once: a top-level function, Ray ships it as a task."""
-    return list(leaf_values(rules, move_lists, time_limit))
+def answered(solver: Solver, rules: Rules, query: Query, time_limit: float) -> Answer:
+    """`solver`'s answer to `query` within `time_limit` seconds (0: none)."""
+    start = time.monotonic()
+    board = Board(*rules).play_moves(query.moves)
+    r = solver.solve(board, weak=query.weak, limits=Limits(time=time_limit), window=(query.low, query.high))
+    seconds, limit = time.monotonic() - start, score_limit(rules, query.weak)
+    if r is None:
+        return Answer(None, None, solver.nodes, seconds)
+    low, high = (-limit, r) if r <= query.low else (r, limit) if r >= query.high else (r, r)
+    return Answer(low, high, solver.nodes, seconds)
 
 
-#: how a board's split positions are solved: (moves, value) pairs, each as
-#: soon as it is found, in any order (solve_locally; RaySolver on a cluster)
-Solve = Callable[[Rules, list[list[int]], float], Iterable[tuple[list[int], LeafValue]]]
+class LocalSolve:
+    """solve_board's `solve` in this process: the queries one at a time (so
+    each is asked with the window its elder siblings left), exact and
+    win/draw/loss ones on two solvers with their own tables, so that
+    neither search reuses a bound the other proved."""
+    width = 1
+
+    def __init__(self) -> None:
+        self.solvers = {weak: Solver(TABLE_LOG2) for weak in (False, True)}
+
+    def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
+        for query in queries:
+            yield query, answered(self.solvers[query.weak], rules, query, time_limit)
 
 
-def solve_locally(rules: Rules, move_lists: list[list[int]], time_limit: float) -> Iterator[tuple[list[int], LeafValue]]:
-    return zip(move_lists, leaf_values(rules, move_lists, time_limit))
+def solve_queries(rules: Rules, queries: Sequence[Query], time_limit: float) -> list[Answer]:
+    """LocalSolve's answers all at once: a top-level function, Ray ships it as a task."""
+    return [answer for _, answer in LocalSolve()(rules, list(queries), time_limit)]
+
+
+class Solve(Protocol):
+    """How a board's queries are answered: (query, answer) pairs, each as
+    soon as it is found, in any order (LocalSolve; RaySolver on a cluster);
+    `width`: how many it answers at once."""
+    width: int
+
+    def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterable[tuple[Query, Answer]]:
+        ...
 
 
 class LeafStore(Protocol):
-    """Where a board's split positions' values are kept while it is solved
+    """Where a board's answers are kept while it is solved
     (clinea.solving.solved_checkpoint.Checkpoint)."""
 
-    def solved(self, leaves: list[list[int]], time_limit: float) -> dict[tuple[int, ...], LeafValue]:
-        """The values found before that a run with `time_limit` reuses."""
+    def solved(self, leaves: list[list[int]], time_limit: float) -> list[tuple[Query, Answer]]:
+        """The answers found before that a run with `time_limit` reuses."""
 
-    def record(self, moves: Sequence[int], value: LeafValue) -> None:
-        """Keeps one position's value, found just now."""
+    def record(self, query: Query, answer: Answer) -> None:
+        """Keeps one answer, found just now."""
 
 
 def split_positions(rules: Rules, depth: int) -> list[list[int]]:
@@ -111,37 +144,80 @@ def split_positions(rules: Rules, depth: int) -> list[list[int]]:
     return list(found.values())
 
 
-def backed_up(rules: Rules, depth: int, leaf_value: Callable[[Board], int | None], weak: bool) -> int | None:
-    """The empty board's value from its positions at `depth` plies
-    (leaf_value gives each one's value for its side to move, None if
-    unknown): negamax over the plies above them. None when an unknown
-    position could still decide it."""
+class Knowledge:
+    """What the answers so far prove of each split position, per scale: the
+    interval its score is in (the intersection of every answer's), and the
+    queries that ran out of time (not asked again in this run)."""
 
-    def value(board: Board, left: int) -> int | None:
-        if left == 0:
-            return leaf_value(board)
+    def __init__(self) -> None:
+        self.bounds: dict[tuple[tuple[int, ...], bool], tuple[int, int]] = {}
+        self.out_of_time: set[Query] = set()
+        self.nodes = 0
+
+    def add(self, query: Query, answer: Answer) -> None:
+        self.nodes += answer.nodes
+        if answer.low is None or answer.high is None:
+            self.out_of_time.add(query)
+            return
+        low, high = self.bounds.get((query.moves, query.weak), (answer.low, answer.high))
+        self.bounds[query.moves, query.weak] = (max(low, answer.low), min(high, answer.high))
+
+    def settles(self, query: Query) -> bool:
+        """Whether the answers so far answer `query`, or it ran out of time."""
+        return self.score(query) is not None or query in self.out_of_time
+
+    def score(self, query: Query) -> int | None:
+        """The query's answer in alpha-beta's sense (fail-soft), None if unknown."""
+        low, high = self.bounds.get((query.moves, query.weak), (query.low, query.high))
+        if high <= query.low:
+            return high
+        return low if low >= query.high or low == high else None
+
+
+def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, ...]],
+             ask: Callable[[list[Query]], list[int | None]], width: int) -> int | None:
+    """The empty board's score (weak: its sign) by alpha-beta (fail-soft)
+    over the `depth` plies above the split positions (`leaves`, by key),
+    whose queries `ask` answers, `width` siblings at once after the first
+    (Young Brothers Wait); None when an unknown answer was needed."""
+    limit = score_limit(rules, weak)
+    order = centre_first(rules.columns)
+
+    def leaf_query(board: Board, col: int, alpha: int, beta: int) -> Query:
+        board.play(col)
+        moves = leaves[board.key()]
+        board.undo()
+        return Query(moves, weak, -beta, -alpha)
+
+    def value(board: Board, left: int, alpha: int, beta: int) -> int | None:
+        if left == 0:  # depth 0: the empty board is the split position
+            return ask([Query(leaves[board.key()], weak, alpha, beta)])[0]
         n = board.moves_played
-        win_now = 1 if weak else (board.max_moves + 1 - n) // 2
-        columns = board.legal_columns()
+        columns = [col for col in order if board.can_play(col)]
         if any(board.is_winning_move(col) for col in columns):
-            return win_now  # nothing beats winning at once (and split_positions went no deeper)
-        best, unknown = None, False
-        for col in columns:
-            child: int | None
-            if n + 1 >= board.max_moves:
-                child = 0
+            return 1 if weak else (board.max_moves + 1 - n) // 2  # and split_positions went no deeper
+        if n + 1 >= board.max_moves:
+            return 0
+        best: int | None = None
+        while columns:
+            take = width if best is not None and left == 1 else 1
+            batch, columns = columns[:take], columns[take:]
+            if left == 1:
+                answers = ask([leaf_query(board, col, alpha, beta) for col in batch])
             else:
-                board.play(col)
-                below = value(board, left - 1)
+                board.play(batch[0])
+                answers = [value(board, left - 1, -beta, -alpha)]
                 board.undo()
-                child = None if below is None else -below
-            if child is None:
-                unknown = True
-            elif best is None or child > best:
-                best = child
-        return None if unknown else best
+            for r in answers:
+                if r is None:
+                    return None
+                best = -r if best is None else max(best, -r)
+                alpha = max(alpha, -r)
+                if -r >= beta:
+                    return -r
+        return best
 
-    return value(Board(*rules), depth)
+    return value(Board(*rules), depth, -limit - 1, limit + 1)
 
 
 def brute_force(rules: Rules, max_positions: int = BRUTE_FORCE_POSITIONS) -> int | None:
@@ -216,31 +292,33 @@ def end_move(max_moves: int, score: int) -> int:
     return max_moves
 
 
-def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve = solve_locally,
+def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve | None = None,
                 brute_positions: int = BRUTE_FORCE_POSITIONS, store: LeafStore | None = None) -> BoardValue:
-    """The board's value: its positions at `depth` plies solved by `solve`
-    (in process by default; clinea.solving.solved_ray's on a cluster), but
-    for those `store` holds already, and backed up; the brute force run
-    when the board is tiny enough."""
+    """The board's value: alpha-beta over its first `depth` plies, whose
+    split positions' queries `solve` answers (in process by default;
+    clinea.solving.solved_ray's on a cluster) but for those the answers in
+    `store` settle already; the brute force run when the board is tiny enough."""
     start = time.monotonic()
-    leaves = split_positions(rules, depth)
-    found = store.solved(leaves, time_limit) if store else {}
-    todo = [moves for moves in leaves if tuple(moves) not in found]
-    for moves, value in solve(rules, todo, time_limit) if todo else ():
-        found[tuple(moves)] = value
-        if store:
-            store.record(moves, value)
-    values = {Board(*rules).play_moves(moves).key(): found[tuple(moves)] for moves in leaves}
+    solve = solve or LocalSolve()
+    moves_of = split_positions(rules, depth)
+    leaves = {Board(*rules).play_moves(moves).key(): tuple(moves) for moves in moves_of}
+    known = Knowledge()
+    for query, answer in store.solved(moves_of, time_limit) if store else ():
+        known.add(query, answer)
 
-    def leaf(weak: bool) -> Callable[[Board], int | None]:
-        return lambda board: getattr(values[board.key()], "weak" if weak else "exact")
+    def ask(queries: list[Query]) -> list[int | None]:
+        todo = [query for query in queries if not known.settles(query)]
+        for query, answer in solve(rules, todo, time_limit) if todo else ():
+            known.add(query, answer)
+            if store:
+                store.record(query, answer)
+        return [known.score(query) for query in queries]
 
-    exact = backed_up(rules, depth, leaf(False), weak=False)
-    weak = backed_up(rules, depth, leaf(True), weak=True)
+    exact = searched(rules, depth, False, leaves, ask, solve.width)
+    weak = searched(rules, depth, True, leaves, ask, solve.width)
     tiny = rules.cells <= BRUTE_FORCE_CELLS or rules.max_moves <= BRUTE_FORCE_MOVES
     brute = brute_force(rules, brute_positions) if brute_positions and tiny else None
-    nodes = sum(value.nodes for value in values.values())
-    return BoardValue(rules, exact, weak, brute, time.monotonic() - start, nodes, time_limit)
+    return BoardValue(rules, exact, weak, brute, time.monotonic() - start, known.nodes, time_limit)
 
 
 def longer_limit(time_limit: float, recorded: float) -> bool:

@@ -1,12 +1,14 @@
-"""The checkpoint of one board of `clinea solved-tables`: the value of each
-split position, appended as soon as it is found, so a run stopped inside a
-board (an hour into 7x7) loses only the positions under way.
+"""The checkpoint of one board of `clinea solved-tables`: each answer the
+search over its split asked of a split position (clinea.solving.solved_board),
+appended as soon as it is found, so a run stopped inside a board (an hour
+into 7x7) loses only the solves under way.
 
 One JSON object a line in DIR/checkpoints/c4-7x7-p25.jsonl: the board, the
 split depth (the mode: which positions the board is cut into), the
-position's moves (0-based columns), its exact and win/draw/loss values
-(null: out of time), the time limit they were found under, the nodes and
-seconds spent, and a checksum of all of these. Each line is written whole
+position's moves (0-based columns), the scale (weak: win/draw/loss), the
+window asked, the bounds proved (null: out of time), the time limit they
+were found under, the nodes and seconds spent, and a checksum of all of
+these. Each line is written whole
 with its newline, flushed and fsynced before the next position counts as
 solved, so a kill can only leave the last line cut short: a line without
 its newline is torn, ignored (never trusted, even when it reads as JSON)
@@ -20,12 +22,11 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-from collections.abc import Sequence
 from typing import Any
 
 from clinea.bounded import KIB, MIB, TooLarge, WholeLines, append_durably, bounded_lines, json_value
 from clinea.core import Rules
-from clinea.solving.solved_board import LeafValue, longer_limit
+from clinea.solving.solved_board import Answer, Query, longer_limit
 
 FOLDER = "checkpoints"
 #: a line is some 200 bytes; 7x7 split 6 plies in is some 100,000 positions
@@ -50,17 +51,19 @@ def checksum(fields: dict[str, Any]) -> str:
     return hashlib.sha256(canonical.encode()).hexdigest()[:16]
 
 
-def checkpoint_line(rules: Rules, depth: int, moves: Sequence[int], value: LeafValue, time_limit: float) -> bytes:
-    """One position's line, newline included."""
-    fields = {"board": board_text(rules), "depth": depth, "moves": list(moves), "exact": value.exact,
-              "weak": value.weak, "time_limit": time_limit, "nodes": value.nodes, "seconds": round(value.seconds, 3)}
+def checkpoint_line(rules: Rules, depth: int, query: Query, answer: Answer, time_limit: float) -> bytes:
+    """One answer's line, newline included."""
+    bounds = None if answer.low is None else [answer.low, answer.high]
+    fields = {"board": board_text(rules), "depth": depth, "moves": list(query.moves), "weak": query.weak,
+              "window": [query.low, query.high], "bounds": bounds, "time_limit": time_limit,
+              "nodes": answer.nodes, "seconds": round(answer.seconds, 3)}
     return (json.dumps({**fields, "check": checksum(fields)}, separators=(",", ":")) + "\n").encode()
 
 
-def still_to_solve(value: LeafValue, recorded_limit: float, time_limit: float) -> bool:
-    """A position found before is solved again only when a value is missing
-    and this run gives it longer than the run that found it."""
-    return (value.exact is None or value.weak is None) and longer_limit(time_limit, recorded_limit)
+def still_to_solve(answer: Answer, recorded_limit: float, time_limit: float) -> bool:
+    """A query answered before is asked again only when it ran out of time
+    and this run gives it longer than the run that asked it."""
+    return answer.low is None and longer_limit(time_limit, recorded_limit)
 
 
 class Checkpoint:
@@ -71,27 +74,27 @@ class Checkpoint:
         self.rules, self.depth = rules, depth
         self.time_limit = 0.0
 
-    def solved(self, leaves: list[list[int]], time_limit: float) -> dict[tuple[int, ...], LeafValue]:
-        """The positions found by earlier runs that this one keeps; a torn
+    def solved(self, leaves: list[list[int]], time_limit: float) -> list[tuple[Query, Answer]]:
+        """The answers found by earlier runs that this one keeps; a torn
         last line is cut off the file."""
         self.time_limit = time_limit
         if not os.path.exists(self.path):
-            return {}
+            return []
         wanted = {tuple(moves) for moves in leaves}
-        found: dict[tuple[int, ...], tuple[LeafValue, float]] = {}
+        found: list[tuple[Query, Answer]] = []
         try:
             with open(self.path, "rb") as source:
                 lines = WholeLines(bounded_lines(source, self.path, LINE_LIMIT, FILE_LIMIT))
                 for number, line in lines:
-                    moves, value, limit = self.parse(line, number, wanted)
-                    found[moves] = (value, limit)  # a later line (the position tried again) wins
+                    query, answer, limit = self.parse(line, number, wanted)
+                    if not still_to_solve(answer, limit, time_limit):
+                        found.append((query, answer))
         except (OSError, TooLarge) as error:
             raise CheckpointError(f"clinea solved-tables: {error}") from None
         lines.cut_torn(self.path)
-        return {moves: value for moves, (value, limit) in found.items()
-                if not still_to_solve(value, limit, time_limit)}
+        return found
 
-    def parse(self, line: bytes, number: int, wanted: set[tuple[int, ...]]) -> tuple[tuple[int, ...], LeafValue, float]:
+    def parse(self, line: bytes, number: int, wanted: set[tuple[int, ...]]) -> tuple[Query, Answer, float]:
         def refuse(why: str) -> CheckpointError:
             return CheckpointError(f"clinea solved-tables: {self.path}, line {number}: {why}; move the file away "
                                    "to solve the board afresh")
@@ -102,8 +105,10 @@ class Checkpoint:
                 raise ValueError("not a JSON object")
             check = fields.pop("check", None)
             board, depth = fields["board"], fields["depth"]
-            moves, exact, weak = tuple(fields["moves"]), fields["exact"], fields["weak"]
+            moves, weak, window, bounds = tuple(fields["moves"]), fields["weak"], fields["window"], fields["bounds"]
             limit, nodes, seconds = float(fields["time_limit"]), int(fields["nodes"]), float(fields["seconds"])
+            low, high = window
+            answer_low, answer_high = (None, None) if bounds is None else bounds
         except (ValueError, KeyError, TypeError) as error:
             raise refuse(f"not a checkpoint line ({error})") from None
         if check != checksum(fields):
@@ -115,14 +120,15 @@ class Checkpoint:
                          f"{self.depth} plies in: rerun with --split-depth {depth}")
         if moves not in wanted:
             raise refuse(f"moves {list(moves)} are not one of the board's positions {self.depth} plies in")
-        if not all(value is None or isinstance(value, int) for value in (exact, weak)):
+        if not (isinstance(weak, bool) and all(isinstance(value, int) for value in (low, high))
+                and all(value is None or isinstance(value, int) for value in (answer_low, answer_high))):
             raise refuse("its values are not whole numbers")
-        return moves, LeafValue(exact, weak, nodes, seconds), limit
+        return Query(moves, weak, low, high), Answer(answer_low, answer_high, nodes, seconds), limit
 
-    def record(self, moves: Sequence[int], value: LeafValue) -> None:
-        """Appends the position's line and makes it durable before returning."""
+    def record(self, query: Query, answer: Answer) -> None:
+        """Appends the answer's line and makes it durable before returning."""
         os.makedirs(os.path.dirname(self.path), exist_ok=True)
-        append_durably(self.path, checkpoint_line(self.rules, self.depth, moves, value, self.time_limit))
+        append_durably(self.path, checkpoint_line(self.rules, self.depth, query, answer, self.time_limit))
 
     def finish(self, complete: bool, keep: bool) -> None:
         """After the board's row is written: the file goes once the row holds

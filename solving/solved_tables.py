@@ -8,9 +8,9 @@ goes on from it: a board already solved is skipped, one left unknown is
 tried again only with a longer time limit. A board the time limit does not
 cover is written as unknown, never guessed; a second method that disagrees
 is written as a MISMATCH and makes the command exit 1. Inside a board, each
-split position's value is checkpointed as soon as it is found
+answer about a split position is checkpointed as soon as it is found
 (clinea.solving.solved_checkpoint), so a run stopped an hour into 7x7
-resumes with the positions it had solved.
+resumes with what it had proved.
 """
 from __future__ import annotations
 
@@ -32,11 +32,11 @@ from clinea.solving.solved_board import (
     BRUTE_FORCE_MOVES,
     BRUTE_FORCE_POSITIONS,
     BoardValue,
+    LocalSolve,
     Solve,
     boards_up_to,
     longer_limit,
     solve_board,
-    solve_locally,
 )
 from clinea.solving.solved_checkpoint import Checkpoint, checkpoint_path
 
@@ -91,13 +91,15 @@ found by the exact solve and checked by the win/draw/loss solve (a separate
 solver and table) and, on boards of at most {BRUTE_FORCE_CELLS} cells or {BRUTE_FORCE_MOVES} moves that
 meet at most {BRUTE_FORCE_POSITIONS:,} positions, by a pure-Python brute force.
 
-A run stopped inside a board resumes it: each split position's value is
-appended, as soon as it is found, to DIR/checkpoints/ (such as
-{checkpoint_path("DIR", Rules(7, 7, 4))}), read back by the next run
-(with the same --split-depth; a line cut short by the stop is ignored), and
-removed once the board's row holds its value (kept when the board is left
-out of time: a run with a longer --time-limit solves only the positions
-still missing). Give a large board a --split-depth to make it resumable.
+--split-depth D runs alpha-beta over a board's first D plies, asking each
+position D plies in only what its window needs. A run stopped inside a
+board resumes it: each answer is appended, as soon as it is found, to
+DIR/checkpoints/ (such as {checkpoint_path("DIR", Rules(7, 7, 4))}), read
+back by the next run (with the same --split-depth; a line cut short by the
+stop is ignored), and removed once the board's row holds its value (kept
+when the board is left out of time: a run with a longer --time-limit asks
+again only what ran out of time). Give a large board a --split-depth to
+make it resumable.
 
 examples:
   clinea solved-tables --time-limit 60
@@ -135,16 +137,16 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--name", default="custom", help="your own table's file name (default: custom)")
     parser.add_argument("--dir", default=DEFAULT_DIR, help=f"where the tables and the page go (default {DEFAULT_DIR})")
     parser.add_argument("--time-limit", type=bounded_float("--time-limit", 0.0, what="a number of seconds"), default=60.0,
-                        help="seconds for each solve of a board (or of each split position), 0 for none; "
+                        help="seconds for each solve of a board (or of each question to a split position), 0 for none; "
                              "past it the board is unknown (default 60)")
     parser.add_argument("--ray", nargs="?", const="local", default=None, metavar="ADDRESS",
                         help="solve on Ray: 'local' (the default when no address is given) starts one on "
                              "this machine; 'auto' or HOST:PORT joins a cluster")
     parser.add_argument("--split-depth", type=bounded_int("--split-depth", 0, 6), default=None,
-                        help="solve each board's positions this many plies in, separately, and back them up "
-                             "(0..6; default 2 with --ray, else 0)")
+                        help="alpha-beta over each board's first plies, asking the positions this many plies in "
+                             "only what it needs (0..6; default 2 with --ray, else 0)")
     parser.add_argument("--keep-checkpoints", action="store_true",
-                        help="keep each board's checkpoint (its split positions' values) once its row is "
+                        help="keep each board's checkpoint (the answers about its split positions) once its row is "
                              "written (default: removed then)")
     parser.add_argument("--brute-force-positions", type=bounded_int("--brute-force-positions", 0),
                         default=BRUTE_FORCE_POSITIONS,
@@ -272,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(args.dir, exist_ok=True)
     mismatches = 0
     with contextlib.ExitStack() as stack:
-        solve: Solve = solve_locally
+        solve: Solve = LocalSolve()
         if args.ray:
             from clinea.solving.solved_ray import RaySolver
             solve = stack.enter_context(RaySolver(args.ray))

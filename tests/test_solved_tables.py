@@ -24,13 +24,12 @@ from hypothesis import strategies as st
 from clinea.core import Board, Rules
 from clinea.solving.reference_solver import ReferenceSolver
 from clinea.solving.solved_board import (
-    LeafValue,
-    backed_up,
+    Answer,
+    LocalSolve,
+    Query,
     boards_up_to,
     end_move,
     solve_board,
-    solve_leaves,
-    solve_locally,
     split_positions,
 )
 from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path
@@ -193,16 +192,49 @@ def test_split_positions_are_distinct_and_not_over():
     assert all(len(moves) == 3 and not Board(*rules).play_moves(moves).is_over() for moves in leaves)
 
 
+class Asked(LocalSolve):
+    """LocalSolve that keeps every query and answer it gives and can leave
+    one position out of time."""
+
+    def __init__(self, width=1, unknown=None):
+        super().__init__()
+        self.width, self.unknown, self.answers = width, unknown, []
+
+    def __call__(self, rules, queries, time_limit):
+        for query, answer in super().__call__(rules, queries, time_limit):
+            if query.moves == self.unknown:
+                answer = Answer(None, None, 0, 0.0)
+            self.answers.append((query, answer))
+            yield query, answer
+
+
+@settings(max_examples=25, deadline=None)
+@given(tiny_rules, st.integers(1, 3), st.integers(1, 4))
+def test_the_search_over_the_split_asks_each_position_only_what_its_window_needs(rules, depth, width):
+    # every answer bounds the position's score (its exact solve) as it
+    # claims, none is asked twice, and the board's value is its one solve's,
+    # however many siblings are asked at once
+    asked = Asked(width)
+    split = solve_board(rules, time_limit=10, depth=depth, solve=asked, brute_positions=0)
+    whole = solve_board(rules, time_limit=10, brute_positions=0)
+    assert (split.exact, split.weak) == (whole.exact, whole.weak)
+    queries = [query for query, _ in asked.answers]
+    assert len(set(queries)) == len(queries)
+    truth = LocalSolve()
+    for query, answer in asked.answers:
+        [(_, exact)] = truth(rules, [Query(query.moves, query.weak, -99, 99)], 10)
+        assert exact.low == exact.high and answer.low <= exact.low <= answer.high, query
+        assert answer.high <= query.low or answer.low >= query.high or answer.low == answer.high, query
+
+
 def test_an_unknown_position_leaves_the_board_unknown_not_guessed():
     rules = Rules(4, 4, 3)
-    leaves = split_positions(rules, 1)
-    known = {Board(*rules).play_moves(moves).key(): value.exact
-             for moves, value in zip(leaves, solve_leaves(rules, leaves, 10))}
-    assert backed_up(rules, 1, lambda board: known[board.key()], weak=False) == 4
-    for unknown_key in known:
-        # whichever reply is unknown, the value could hide behind it: no value
-        assert backed_up(rules, 1, lambda board, k=unknown_key: None if board.key() == k else known[board.key()],
-                         weak=False) is None
+    asked = Asked()
+    assert solve_board(rules, time_limit=10, depth=1, solve=asked, brute_positions=0).exact == 4
+    for moves in {query.moves for query, _ in asked.answers}:
+        # whichever asked position is unknown, the value could hide behind it: no value
+        value = solve_board(rules, time_limit=10, depth=1, solve=Asked(unknown=moves), brute_positions=0)
+        assert value.exact is None and value.weak is None and value.outcome == "unknown"
 
 
 def test_a_board_out_of_time_is_written_unknown(tmp_path):
@@ -215,11 +247,13 @@ def test_a_board_out_of_time_is_written_unknown(tmp_path):
 
 
 def test_a_second_method_that_disagrees_is_a_mismatch():
-    def lying(rules, move_lists, time_limit):
-        return [(moves, LeafValue(v.exact, -v.weak if v.weak else 1, v.nodes, v.seconds))
-                for moves, v in solve_locally(rules, move_lists, time_limit)]
+    class Lying(LocalSolve):
+        def __call__(self, rules, queries, time_limit):
+            for query, answer in super().__call__(rules, queries, time_limit):
+                # the win/draw/loss answers turned round
+                yield query, Answer(-answer.high, -answer.low, 0, 0.0) if query.weak else answer
 
-    value = solve_board(Rules(4, 4, 3), time_limit=10, solve=lying)
+    value = solve_board(Rules(4, 4, 3), time_limit=10, solve=Lying())
     assert value.disagreements()
     assert value.check().startswith("MISMATCH")
 
@@ -298,23 +332,37 @@ def checkpoint_lines(directory, rules) -> list[bytes]:
         return file.read().splitlines(keepends=True)
 
 
-def positions_of(lines) -> list[tuple]:
-    return [tuple(json.loads(line)["moves"]) for line in lines]
+def query_of(fields: dict) -> Query:
+    return Query(tuple(fields["moves"]), fields["weak"], *fields["window"])
 
 
-def values_of(lines) -> dict[tuple, tuple]:
-    """Each position's values (nodes and seconds hang on the table's past)."""
-    return {tuple(fields["moves"]): (fields["exact"], fields["weak"]) for fields in map(json.loads, lines)}
+def queries_of(lines) -> list[Query]:
+    return [query_of(json.loads(line)) for line in lines]
+
+
+def values_of(lines) -> dict[Query, list]:
+    """Each query's bounds (nodes and seconds hang on the table's past)."""
+    return {query_of(fields): fields["bounds"] for fields in map(json.loads, lines)}
+
+
+def assert_true_answers(rules, lines):
+    """Each line's bounds hold its position's score (by a solve of its own)
+    and settle the window it was asked with."""
+    truth = LocalSolve()
+    for query, (low, high) in values_of(lines).items():
+        [(_, exact)] = truth(rules, [Query(query.moves, query.weak, -99, 99)], 10)
+        assert low <= exact.low <= high, query
+        assert high <= query.low or low >= query.high or low == high, query
 
 
 def clinea(*argv, timeout=300):
     return subprocess.run([sys.executable, "-m", "clinea", *argv], capture_output=True, text=True, timeout=timeout)
 
 
-def test_a_board_killed_inside_resumes_and_solves_no_position_twice(tmp_path):
+def test_a_board_killed_inside_resumes_and_asks_nothing_twice(tmp_path):
     rules = rules_of_board()
-    leaves = {tuple(moves) for moves in split_positions(rules, KILLED_DEPTH)}
     assert clinea(*board_argv(tmp_path / "whole")).returncode == 0
+    asked = len(checkpoint_lines(tmp_path / "whole", rules))
     path = checkpoint_path(str(tmp_path / "killed"), rules)
     run = subprocess.Popen([sys.executable, "-m", "clinea", *board_argv(tmp_path / "killed")],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -329,15 +377,16 @@ def test_a_board_killed_inside_resumes_and_solves_no_position_twice(tmp_path):
         run.wait(timeout=60)
     # a kill inside a write leaves a torn last line: the resumed run cuts it
     before = [line for line in checkpoint_lines(tmp_path / "killed", rules) if line.endswith(b"\n")]
-    # killed inside the board: some positions kept, its row not written
-    assert 3 <= len(before) < len(leaves)
+    # killed inside the board: some answers kept, its row not written
+    assert 3 <= len(before) < asked
     assert read_table(str(tmp_path / "killed" / "t.csv")) == {}
     assert clinea(*board_argv(tmp_path / "killed")).returncode == 0
     after = checkpoint_lines(tmp_path / "killed", rules)
     # the lines found before the kill are kept as they were, and the rest
-    # added once each: no position was solved twice
+    # added once each: no query was asked twice
     assert after[:len(before)] == before
-    assert sorted(positions_of(after)) == sorted(leaves)
+    assert len(set(queries_of(after))) == len(after)
+    assert_true_answers(rules, after)
     assert comparable(tmp_path / "killed" / "t.csv") == comparable(tmp_path / "whole" / "t.csv")
 
 
@@ -350,12 +399,12 @@ def test_the_checkpoint_is_removed_once_the_row_is_written(tmp_path):
 
 
 def lying_line(line: bytes) -> bytes:
-    """The line with its exact value changed and its checksum made again:
-    a line that reads as whole, with a wrong value."""
+    """The line with its bounds changed and its checksum made again: a line
+    that reads as whole, with a wrong value."""
     fields = json.loads(line)
     rules = Rules(*map(int, fields["board"].replace("x", " ").replace("c=", "").replace("p=", "").split()))
-    value = LeafValue(99, fields["weak"], fields["nodes"], fields["seconds"])
-    return checkpoint_line(rules, fields["depth"], fields["moves"], value, fields["time_limit"])
+    answer = Answer(99, 99, fields["nodes"], fields["seconds"])
+    return checkpoint_line(rules, fields["depth"], query_of(fields), answer, fields["time_limit"])
 
 
 @pytest.mark.parametrize("torn", ["half a line", "a whole line but its newline"])
@@ -372,9 +421,9 @@ def test_a_torn_last_line_is_ignored_never_trusted(tmp_path, torn):
         file.write(b"".join(lines[:-1]) + cut)
     assert tables_main(board_argv(tmp_path / "resumed", board)[1:]) == 0
     assert comparable(tmp_path / "resumed" / "t.csv") == comparable(tmp_path / "whole" / "t.csv")
-    # the torn line was cut off and its position solved again, once
+    # the torn line was cut off and its query asked again, once
     resumed = checkpoint_lines(tmp_path / "resumed", rules)
-    assert resumed[:-1] == lines[:-1] and positions_of(resumed) == positions_of(lines)
+    assert resumed[:-1] == lines[:-1] and queries_of(resumed) == queries_of(lines)
     assert values_of(resumed) == values_of(lines)
 
 
@@ -390,7 +439,7 @@ def test_a_checkpoint_line_of_another_board_or_mode_is_refused(tmp_path, strange
     target_board, depth = (("5x4", 3, 10), 2) if stranger == "another board" else (board, 3)
     if stranger == "a changed value":
         target_board, depth = board, 2
-        line = lying_line(line).replace(b'"exact":99', b'"exact":98')
+        line = lying_line(line).replace(b'"bounds":[99,99]', b'"bounds":[98,98]')
     (tmp_path / "run" / "checkpoints").mkdir(parents=True)
     with open(checkpoint_path(str(tmp_path / "run"), rules_of_board(target_board)), "wb") as file:
         file.write(b"".join([*rest, line]))
@@ -405,10 +454,9 @@ def test_tables_on_ray_write_the_checkpoint(ray_address, tmp_path):
     rules = rules_of_board(board)
     assert tables_main([*board_argv(tmp_path, board, 2)[1:], "--ray", ray_address]) == 0
     lines = checkpoint_lines(tmp_path, rules)
-    leaves = split_positions(rules, 2)
-    assert sorted(positions_of(lines)) == sorted(tuple(moves) for moves in leaves)
-    assert values_of(lines) == {tuple(moves): (value.exact, value.weak)
-                                for moves, value in zip(leaves, solve_leaves(rules, leaves, 10))}
+    leaves = {tuple(moves) for moves in split_positions(rules, 2)}
+    assert lines and {query.moves for query in queries_of(lines)} <= leaves
+    assert_true_answers(rules, lines)
 
 
 def test_a_board_left_out_of_time_keeps_its_checkpoint_for_a_longer_limit(tmp_path):
@@ -420,9 +468,13 @@ def test_a_board_left_out_of_time_keeps_its_checkpoint_for_a_longer_limit(tmp_pa
     assert tables_main([*argv, "0.01"]) == 0
     [row] = read_table(str(tmp_path / "t.csv")).values()
     assert row["outcome"] == "unknown"
+    # the search stops at its first unknown answer, exact and win/draw/loss
     first = checkpoint_lines(tmp_path, rules)
-    assert len(first) == 8 and all(json.loads(line)["exact"] is None for line in first)
-    # a longer limit tries the unknown positions again, each once, after the lines kept
+    assert [query.weak for query in queries_of(first)] == [False, True]
+    assert all(json.loads(line)["bounds"] is None for line in first)
+    # the same limit asks nothing again; a longer one asks the unknown queries again, once
+    assert tables_main([*argv, "0.01"]) == 0
+    assert checkpoint_lines(tmp_path, rules) == first
     assert tables_main([*argv, "0.02"]) == 0
     again = checkpoint_lines(tmp_path, rules)
-    assert again[:8] == first and sorted(positions_of(again[8:])) == sorted(positions_of(first))
+    assert again[:2] == first and queries_of(again[2:]) == queries_of(first)

@@ -366,16 +366,26 @@ def test_play_value_moves_keep_the_score_or_a_known_lower_bound(game):
                     assert (sign(kept) if weak else kept) == value, (moves, col, weak)
 
 
-@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
-@pytest.mark.parametrize("generic", [False, True], ids=["bitboard", "generic"])
+small_games = pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
+both_paths = pytest.mark.parametrize("generic", [False, True], ids=["bitboard", "generic"])
+
+
+def reference_positions(game, generic, limit):
+    """(reference, solver, moves, board) for the first `limit` positions of
+    `game` (the solver's table kept from one to the next)."""
+    reference = ReferenceSolver(*game)
+    solver = Solver(16, force_generic=generic)
+    for moves in reference.reachable(limit=limit):
+        yield reference, solver, moves, Board.from_moves(moves, *game)
+
+
+@small_games
+@both_paths
 def test_reach_finds_a_column_reaching_the_target_exactly_when_one_does(game, generic):
     # the target around the exact score, weak and exact: a column whose
     # score (by the Python reference) is at least the target when the best
     # column's is, none otherwise; always proven without a budget
-    reference = ReferenceSolver(*game)
-    solver = Solver(16, force_generic=generic)
-    for moves in reference.reachable(limit=150):
-        board = Board.from_moves(moves, *game)
+    for reference, solver, moves, board in reference_positions(game, generic, 150):
         best = max(score_after(reference, board.copy(), col) for col in board.legal_columns())
         for weak in (False, True):
             exact = sign(best) if weak else best
@@ -391,15 +401,12 @@ def test_reach_finds_a_column_reaching_the_target_exactly_when_one_does(game, ge
                 assert (sign(kept) if weak else kept) >= target, (moves, found.move, target, weak)
 
 
-@pytest.mark.parametrize("game", [(4, 4, 3, None), (5, 3, 3, None), (4, 5, 3, 5)])
-@pytest.mark.parametrize("generic", [False, True], ids=["bitboard", "generic"])
+@small_games
+@both_paths
 def test_a_windowed_solve_bounds_the_reference_score_as_alpha_beta_does(game, generic):
     # every window around and away from the score, weak and exact: r <= low
     # bounds the score from above, r >= high from below, else it is exact
-    reference = ReferenceSolver(*game)
-    solver = Solver(16, force_generic=generic)
-    for moves in reference.reachable(limit=100):
-        board = Board.from_moves(moves, *game)
+    for reference, solver, moves, board in reference_positions(game, generic, 100):
         exact = reference.solve(moves)
         for weak in (False, True):
             value = sign(exact) if weak else exact
@@ -415,7 +422,7 @@ def test_a_windowed_solve_bounds_the_reference_score_as_alpha_beta_does(game, ge
                 if low < value < high:
                     assert r == value, (moves, weak, low, high, r)
     with pytest.raises(ValueError, match=r"window=\(2, 2\): allowed \(low, high\) with low < high"):
-        solver.solve(Board(*game[:3]), window=(2, 2))
+        Solver(16).solve(Board(*game[:3]), window=(2, 2))
 
 
 def check_cut_search(solver: Solver, truth: Solver, board: Board, value: int, budget: int, reach: bool = False) -> int:

@@ -312,7 +312,7 @@ cdef inline Bisection score_window(int lo, int hi, bint weak, bint up, int low, 
     bisection. The empty 7x6 board took 322.4 M nodes exact, 251.1 M so
     (two probes, > 0 and > 1), and 202.7 M against 177.8 M weak; Test_L1_R3
     7 % fewer. Where the game ends soon, the wide probes are what pays:
-    from 0 outwards on positions up to 12 stones in took Test_L1_R1 13
+    from 0 outwards on positions up to 11 stones in took Test_L1_R1 13
     times the nodes (NEAR_ZERO_PLIES)."""
     cdef Bisection b
     b.lo = lo

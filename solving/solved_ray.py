@@ -34,7 +34,7 @@ class RaySolver:
     def __enter__(self) -> RaySolver:
         self._joined = joined(self.address)
         self.ray = self._joined.__enter__()
-        self.cpus = self.width = cluster_cpus(self.ray)
+        self.width = cluster_cpus(self.ray)
         self._task = self.ray.remote(max_retries=RETRIES)(solve_queries)
         return self
 
@@ -42,10 +42,10 @@ class RaySolver:
         self._joined.__exit__(*exc)
 
     def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
-        parts = list(chunks(queries, max(CHUNKS_PER_CPU * self.cpus, math.ceil(len(queries) / CHUNK_POSITIONS))))
+        parts = list(chunks(queries, max(CHUNKS_PER_CPU * self.width, math.ceil(len(queries) / CHUNK_POSITIONS))))
         refs = [self._task.remote(rules, part, time_limit) for part in parts]
-        # each query takes at most one solve of time_limit; the chunks run cpus at a time
-        rounds = math.ceil(len(parts) / self.cpus)
+        # each query takes at most one solve of time_limit; the chunks run width at a time
+        rounds = math.ceil(len(parts) / self.width)
         longest = max(len(part) for part in parts)
         # with no time limit asked for, the solves decide how long it takes
         deadline = STEP_DEADLINE + rounds * longest * time_limit if time_limit else float(1 << 30)

@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from headless_chromium import headless_chromium, network_events
 from judge_helpers import wait_until
+from selenium.common.exceptions import WebDriverException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.expected_conditions import staleness_of
@@ -58,7 +59,9 @@ def upload_through_the_form(browser, path: Path) -> None:
     form = browser.find_element(By.CSS_SELECTOR, "form#upload")
     form.find_element(By.CSS_SELECTOR, "input[type=file][name=file]").send_keys(str(path))
     browser.find_element(By.ID, "upload-submit").click()
-    WebDriverWait(browser, PAGE_WAIT).until(staleness_of(form))
+    # mid-navigation chromedriver may answer "node does not belong to the
+    # document" rather than "stale": the next poll sees the new page
+    WebDriverWait(browser, PAGE_WAIT, ignored_exceptions=(WebDriverException,)).until(staleness_of(form))
 
 
 def on_the_student_page(browser, course: Course, check):

@@ -312,3 +312,20 @@ def test_a_solve_cut_short_proving_a_draw_plays_the_column_it_was_on():
     assert not bot.last.proven  # cut short: the case the test is about
     assert values[move] >= 0, (move, values)
     assert bot.proving_draw
+
+
+#: a 9x8 c5 game strong (second) lost to MCTS-100,000 in issue 48's full set,
+#: to its 37th move: a win for strong, whose Monte Carlo search played
+#: column 6, which the solver proves lost in a million nodes
+LOST_9X8 = [2, 1, 2, 2, 6, 2, 2, 1, 6, 0, 1, 6, 1, 6, 6, 1, 5, 5, 4, 3, 3, 2, 3, 6, 3, 7, 8, 2, 8, 8, 8, 1, 1, 0,
+            0, 6, 0]
+
+
+def test_on_a_wide_board_the_solver_checks_the_monte_carlo_move_it_proves_lost():
+    board = Board.from_moves(LOST_9X8, 9, 8, 5)
+    bot = StrongBot(max_nodes=3_000_000, ponder=False, race=False)
+    bot.new_game(board.copy(), board.side_to_move)
+    col = bot.choose(board)
+    assert col != 6
+    board.play(6)
+    assert Solver(22).solve(board, weak=True, limits=Limits(nodes=1_500_000)) == 1  # column 6 loses

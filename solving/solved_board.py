@@ -82,21 +82,25 @@ def answered(solver: Solver, rules: Rules, query: Query, time_limit: float) -> A
 class LocalSolve:
     """solve_board's `solve` in this process: the queries one at a time (so
     each is asked with the window its elder siblings left), exact and
-    win/draw/loss ones on two solvers with their own tables, so that
-    neither search reuses a bound the other proved."""
+    win/draw/loss ones on two solvers with their own tables of 2**tt_log2
+    entries (each made when first asked), so that neither search reuses a
+    bound the other proved."""
     width = 1
 
-    def __init__(self) -> None:
-        self.solvers = {weak: Solver(TABLE_LOG2) for weak in (False, True)}
+    def __init__(self, tt_log2: int = TABLE_LOG2) -> None:
+        self.tt_log2 = tt_log2
+        self.solvers: dict[bool, Solver] = {}
 
     def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
         for query in queries:
-            yield query, answered(self.solvers[query.weak], rules, query, time_limit)
+            solver = self.solvers.get(query.weak) or self.solvers.setdefault(query.weak, Solver(self.tt_log2))
+            yield query, answered(solver, rules, query, time_limit)
 
 
-def solve_queries(rules: Rules, queries: Sequence[Query], time_limit: float) -> list[Answer]:
+def solve_queries(rules: Rules, queries: Sequence[Query], time_limit: float,
+                  tt_log2: int = TABLE_LOG2) -> list[Answer]:
     """LocalSolve's answers all at once: a top-level function, Ray ships it as a task."""
-    return [answer for _, answer in LocalSolve()(rules, list(queries), time_limit)]
+    return [answer for _, answer in LocalSolve(tt_log2)(rules, list(queries), time_limit)]
 
 
 class Solve(Protocol):

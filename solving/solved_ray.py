@@ -11,7 +11,7 @@ from typing import Any
 
 from clinea.core import Rules
 from clinea.ray_cluster import STEP_DEADLINE, as_completed, cluster_cpus, joined
-from clinea.solving.solved_board import Answer, Query, solve_queries
+from clinea.solving.solved_board import TABLE_LOG2, Answer, Query, solve_queries
 from clinea.training.parallel import chunks
 
 #: chunks per CPU: enough to balance queries of unequal difficulty
@@ -25,10 +25,12 @@ RETRIES = 2
 
 class RaySolver:
     """solve_board's `solve` on a Ray cluster: joined on entering, left on
-    exit; it answers as many queries at once as the cluster has CPUs."""
+    exit; it answers as many queries at once as the cluster has CPUs, each
+    task on solvers with tables of 2**tt_log2 entries."""
 
-    def __init__(self, address: str | None):
+    def __init__(self, address: str | None, tt_log2: int = TABLE_LOG2):
         self.address = address
+        self.tt_log2 = tt_log2
         self.width = 1
 
     def __enter__(self) -> RaySolver:
@@ -43,7 +45,7 @@ class RaySolver:
 
     def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
         parts = list(chunks(queries, max(CHUNKS_PER_CPU * self.width, math.ceil(len(queries) / CHUNK_POSITIONS))))
-        refs = [self._task.remote(rules, part, time_limit) for part in parts]
+        refs = [self._task.remote(rules, part, time_limit, self.tt_log2) for part in parts]
         # each query takes at most one solve of time_limit; the chunks run width at a time
         rounds = math.ceil(len(parts) / self.width)
         longest = max(len(part) for part in parts)

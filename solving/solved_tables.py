@@ -31,6 +31,7 @@ from clinea.solving.solved_board import (
     BRUTE_FORCE_CELLS,
     BRUTE_FORCE_MOVES,
     BRUTE_FORCE_POSITIONS,
+    TABLE_LOG2,
     BoardValue,
     LocalSolve,
     Solve,
@@ -145,6 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--split-depth", type=bounded_int("--split-depth", 0, 6), default=None,
                         help="alpha-beta over each board's first plies, asking the positions this many plies in "
                              "only what it needs (0..6; default 2 with --ray, else 0)")
+    parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=TABLE_LOG2,
+                        help="each solver's transposition table: 2**N entries of 8 bytes, 8..30; two solvers a "
+                             f"process (default {TABLE_LOG2}: 32 MB each)")
     parser.add_argument("--keep-checkpoints", action="store_true",
                         help="keep each board's checkpoint (the answers about its split positions) once its row is "
                              "written (default: removed then)")
@@ -274,10 +278,10 @@ def main(argv: list[str] | None = None) -> int:
     os.makedirs(args.dir, exist_ok=True)
     mismatches = 0
     with contextlib.ExitStack() as stack:
-        solve: Solve = LocalSolve()
+        solve: Solve = LocalSolve(args.tt_log2)
         if args.ray:
             from clinea.solving.solved_ray import RaySolver
-            solve = stack.enter_context(RaySolver(args.ray))
+            solve = stack.enter_context(RaySolver(args.ray, args.tt_log2))
         for table in tables:
             mismatches += compute_table(table, args.dir, args, solve)
     write_page(args.dir)

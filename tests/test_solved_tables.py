@@ -287,9 +287,16 @@ def test_a_stopped_table_resumes_where_it_stopped(tmp_path):
 
 
 def test_tables_on_ray_equal_the_local_ones(ray_address, tmp_path):
+    # (the tasks' solvers on the smallest table: its size changes the work, not the values)
     assert run_table(tmp_path / "local", max_sum=6) == 0
-    assert run_table(tmp_path / "ray", "--ray", ray_address, "--split-depth", "2", max_sum=6) == 0
+    assert run_table(tmp_path / "ray", "--ray", ray_address, "--split-depth", "2", "--tt-log2", "8", max_sum=6) == 0
     assert comparable(tmp_path / "ray" / "t.csv") == comparable(tmp_path / "local" / "t.csv")
+
+
+def test_the_smallest_table_changes_the_work_not_the_values(tmp_path):
+    assert run_table(tmp_path / "default", max_sum=6) == 0
+    assert run_table(tmp_path / "small", "--tt-log2", "8", "--split-depth", "1", max_sum=6) == 0
+    assert comparable(tmp_path / "small" / "t.csv") == comparable(tmp_path / "default" / "t.csv")
 
 
 @pytest.mark.parametrize("argv, message", [
@@ -298,6 +305,7 @@ def test_tables_on_ray_equal_the_local_ones(ray_address, tmp_path):
     (["--c", "4", "--max-sum", "99"], "allowed 2..40"),
     (["--c", "4"], "either --max-sum or --board"),
     (["--split-depth", "9"], "allowed 0..6"),
+    (["--tt-log2", "31"], "allowed 8..30"),
 ])
 def test_bad_options_name_the_value_and_the_range(argv, message, capsys, tmp_path):
     with pytest.raises(SystemExit) as stop:

@@ -502,12 +502,16 @@ def run_tasks(tasks: list[dict[str, Any]], args: argparse.Namespace, cpus: int) 
     return run_local(tasks, max(1, args.jobs // cpus))
 
 
-def git_commit() -> str:
-    """The checkout's commit, marked -dirty with uncommitted changes."""
+def git_commit(results: str) -> str:
+    """The checkout's commit, marked -dirty with uncommitted changes other
+    than the `results` file's (a rerun's starts by removing the games to
+    play again)."""
+    inside = os.path.relpath(os.path.abspath(results), REPO)
+    others = [] if inside.startswith("..") else ["--", ".", f":(exclude){inside}"]
     try:
         commit = subprocess.run(["git", "-C", REPO, "rev-parse", "--short", "HEAD"], capture_output=True,
                                 text=True, timeout=30).stdout.strip()
-        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no"],
+        dirty = subprocess.run(["git", "-C", REPO, "status", "--porcelain", "--untracked-files=no", *others],
                                capture_output=True, text=True, timeout=30).stdout.strip()
     except (OSError, subprocess.SubprocessError):
         return "?"
@@ -519,7 +523,7 @@ def play(rungs: list[Rung], args: argparse.Namespace) -> int:
     os.makedirs(os.path.dirname(os.path.abspath(args.results)), exist_ok=True)
     done = {record["key"]: record for record in read_results(args.results, repair=True) if "error" not in record}
     provenance = {"command": shlex.join(["python", os.path.relpath(sys.argv[0], REPO), *sys.argv[1:]]),
-                  "commit": git_commit()}
+                  "commit": git_commit(args.results)}
     if args.ray is not None:  # joined once for the whole run: each batch below finds it joined
         from clinea.ray_cluster import joined
         with joined(args.ray):
@@ -740,8 +744,9 @@ def goals_text(rungs: dict[Rung, list[dict[str, Any]]]) -> str:
 def analysed_losses(records: list[dict[str, Any]], cache_path: str, time_limit: float) -> list[dict[str, Any]]:
     """Every game strong lost or drew against MCTS, replayed by the exact
     solver (weak values, `time_limit` seconds a position): its first move
-    that gave the value away. Kept in `cache_path`, so the report does not
-    solve a game twice."""
+    that gave the value away. Kept in `cache_path` with the game's moves,
+    so the report does not solve a game twice, and a game played again
+    under the same key (its rung rerun) is solved anew."""
     from clinea.arena.analysis import analyse
 
     cached = {record["key"]: record for record in read_results(cache_path, repair=True)
@@ -752,7 +757,7 @@ def analysed_losses(records: list[dict[str, Any]], cache_path: str, time_limit: 
         for game in games:
             if rung.kind != "mcts" or game["result"] == 1:
                 continue
-            if game["key"] not in cached:
+            if cached.get(game["key"], {}).get("moves") != game["moves"]:
                 solver = solver or Solver(22)
                 analysis = analyse(Board(*rung.board).rules, game["moves"], solver, time_limit, weak=True, hurry_after=4)
                 side = game["side"]
@@ -764,7 +769,7 @@ def analysed_losses(records: list[dict[str, Any]], cache_path: str, time_limit: 
                             and (first is None or mark.ply < first.ply)]
                 views = dict(map(tuple, game.get("seen", [])))
                 cached[game["key"]] = {
-                    "key": game["key"], "time_limit": time_limit,
+                    "key": game["key"], "moves": game["moves"], "time_limit": time_limit,
                     "opening_value": None if opening_value is None else opening_value * (1 if side == 0 else -1),
                     "first": None if first is None else {"ply": first.ply, "column": first.column,
                                                          "before": first.before, "after": first.after,

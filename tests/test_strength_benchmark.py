@@ -268,3 +268,28 @@ def test_the_report_lists_a_lost_game_with_the_move_that_gave_the_value_away(tmp
     assert len(lines_of(tmp_path / "cache.jsonl")) == 1
     strength.analysed_losses([record], str(tmp_path / "cache.jsonl"), 0.0)
     assert len(lines_of(tmp_path / "cache.jsonl")) == 1
+    # the rung played again: another game under the same key is solved anew, not read from the cache
+    other = next(moves for moves in map(functools.partial(random_game, board), range(1000, 2000))
+                 if strength.result_for(Board.from_moves(moves, *board), 0) == -1
+                 and reference_first_loss(moves, 0, board) != (ply, before, after))
+    [again] = strength.analysed_losses([{**record, "moves": other, "seen": []}], str(tmp_path / "cache.jsonl"), 0.0)
+    assert (again["first"]["ply"], again["first"]["before"], again["first"]["after"]) == \
+        reference_first_loss(other, 0, board)
+    assert len(lines_of(tmp_path / "cache.jsonl")) == 2
+
+
+def test_the_commit_is_dirty_for_changed_code_not_for_the_results_file(tmp_path, monkeypatch):
+    def git(*args):
+        subprocess.run(["git", "-C", str(tmp_path), *args], check=True, capture_output=True)
+    git("init", "-q")
+    (tmp_path / "games.jsonl").write_text("{}\n")
+    (tmp_path / "player.py").write_text("x = 1\n")
+    git("add", ".")
+    git("-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "start")
+    monkeypatch.setattr(strength, "REPO", str(tmp_path))
+    results = str(tmp_path / "games.jsonl")
+    (tmp_path / "games.jsonl").write_text("")  # a rerun removed its games
+    assert not strength.git_commit(results).endswith("-dirty")
+    (tmp_path / "player.py").write_text("x = 2\n")
+    assert strength.git_commit(results).endswith("-dirty")
+    assert strength.git_commit(str(tmp_path.parent / "elsewhere.jsonl")).endswith("-dirty")

@@ -304,7 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         from strength import git_commit, machine
         with open(args.summary, "w", encoding="utf-8") as out:
             json.dump({"command": shlex.join(["python", "benchmarks/oracle.py", *sys.argv[1:]]),
-                       "commit": git_commit(), "machine": machine(), "race": not args.no_race, "rows": rows},
+                       "commit": git_commit(args.summary), "machine": machine(), "race": not args.no_race, "rows": rows},
                       out, indent=1)
     for line in misses or []:
         print("missed:", line)

@@ -93,8 +93,9 @@ class LocalSolve:
 
     def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
         for query in queries:
-            solver = self.solvers.get(query.weak) or self.solvers.setdefault(query.weak, Solver(self.tt_log2))
-            yield query, answered(solver, rules, query, time_limit)
+            if query.weak not in self.solvers:
+                self.solvers[query.weak] = Solver(self.tt_log2)
+            yield query, answered(self.solvers[query.weak], rules, query, time_limit)
 
 
 def solve_queries(rules: Rules, queries: Sequence[Query], time_limit: float,

@@ -322,8 +322,10 @@ LOST_9X8 = [2, 1, 2, 2, 6, 2, 2, 1, 6, 0, 1, 6, 1, 6, 6, 1, 5, 5, 4, 3, 3, 2, 3,
 
 
 def test_on_a_wide_board_the_solver_checks_the_monte_carlo_move_it_proves_lost():
+    # the nodes, not the clock, bound the move: on a loaded machine a
+    # second's half left the check no time to prove column 6 lost
     board = Board.from_moves(LOST_9X8, 9, 8, 5)
-    bot = StrongBot(max_nodes=3_000_000, ponder=False, race=False)
+    bot = StrongBot(time_per_move=3600.0, max_nodes=3_000_000, ponder=False, race=False)
     bot.new_game(board.copy(), board.side_to_move)
     col = bot.choose(board)
     assert col != 6

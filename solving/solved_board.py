@@ -184,9 +184,21 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
     """The empty board's score (weak: its sign) by alpha-beta (fail-soft)
     over the `depth` plies above the split positions (`leaves`, by key),
     whose queries `ask` answers, `width` siblings at once after the first
-    (Young Brothers Wait); None when an unknown answer was needed."""
+    (Young Brothers Wait); None when an unknown answer was needed. Two
+    plies above the split, once a position's first move is searched, the
+    first query under each of its other moves goes out in one batch: the
+    moves refuted by their first reply (most of them) are refuted
+    together, not one after another with the other workers idle."""
     limit = score_limit(rules, weak)
     order = centre_first(rules.columns)
+
+    def moves_or_value(board: Board) -> tuple[list[int], int | None]:
+        """The position's columns, best first, and its score if the game decides it at once."""
+        n = board.moves_played
+        columns = [col for col in order if board.can_play(col)]
+        if any(board.is_winning_move(col) for col in columns):
+            return columns, 1 if weak else (board.max_moves + 1 - n) // 2  # and split_positions went no deeper
+        return columns, 0 if n + 1 >= board.max_moves else None
 
     def leaf_query(board: Board, col: int, alpha: int, beta: int) -> Query:
         board.play(col)
@@ -194,22 +206,34 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         board.undo()
         return Query(moves, weak, -beta, -alpha)
 
+    def first_queries(board: Board, columns: list[int], alpha: int, beta: int) -> list[Query]:
+        """The query each of `columns` asks first, one ply above the split (value's first batch there)."""
+        queries = []
+        for col in columns:
+            board.play(col)
+            replies, decided = moves_or_value(board)
+            if decided is None:
+                queries.append(leaf_query(board, replies[0], -beta, -alpha))
+            board.undo()
+        return queries
+
     def value(board: Board, left: int, alpha: int, beta: int) -> int | None:
         if left == 0:  # depth 0: the empty board is the split position
             return ask([Query(leaves[board.key()], weak, alpha, beta)])[0]
-        n = board.moves_played
-        columns = [col for col in order if board.can_play(col)]
-        if any(board.is_winning_move(col) for col in columns):
-            return 1 if weak else (board.max_moves + 1 - n) // 2  # and split_positions went no deeper
-        if n + 1 >= board.max_moves:
-            return 0
+        columns, decided = moves_or_value(board)
+        if decided is not None:
+            return decided
         best: int | None = None
+        spread = left != 2 or width == 1  # whether the first queries below went out together (or need not)
         while columns:
             take = width if best is not None and left == 1 else 1
             batch, columns = columns[:take], columns[take:]
             if left == 1:
                 answers = ask([leaf_query(board, col, alpha, beta) for col in batch])
             else:
+                if best is not None and not spread:
+                    spread = True
+                    ask(first_queries(board, batch + columns, alpha, beta))
                 board.play(batch[0])
                 answers = [value(board, left - 1, -beta, -alpha)]
                 board.undo()

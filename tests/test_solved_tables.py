@@ -227,6 +227,30 @@ def test_the_search_over_the_split_asks_each_position_only_what_its_window_needs
         assert answer.high <= query.low or answer.low >= query.high or answer.low == answer.high, query
 
 
+class Batches(LocalSolve):
+    """LocalSolve answering `width` at once that keeps each batch it is asked."""
+
+    def __init__(self, width):
+        super().__init__()
+        self.width, self.batches = width, []
+
+    def __call__(self, rules, queries, time_limit):
+        self.batches.append(list(queries))
+        yield from super().__call__(rules, queries, time_limit)
+
+
+@pytest.mark.parametrize("rules", [Rules(6, 4, 4), Rules(5, 5, 4)])
+def test_the_first_replies_of_the_later_moves_are_asked_together(rules):
+    # issue 47: split two plies in, the moves refuted by their first reply
+    # (most of them) were refuted one after another, one worker busy;
+    # now their first replies go out in one batch
+    serial, spread = Batches(1), Batches(2)
+    values = [solve_board(rules, time_limit=10, depth=2, solve=solve, brute_positions=0) for solve in (serial, spread)]
+    assert values[0].exact == values[1].exact and values[0].weak == values[1].weak
+    assert any(len({query.moves[0] for query in batch}) > 1 for batch in spread.batches)
+    assert all(len({query.moves[0] for query in batch}) == 1 for batch in serial.batches)
+
+
 def test_an_unknown_position_leaves_the_board_unknown_not_guessed():
     rules = Rules(4, 4, 3)
     asked = Asked()

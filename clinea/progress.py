@@ -49,7 +49,11 @@ class PlainProgress:
             self.next_tenth = self._tenth_after(self.count)
 
     def set_postfix(self, **values: object) -> None:
+        # news inside one long step (a board solved for hours) gets a line now and then too
         self.postfix = " ".join(f"{key} {value}" for key, value in values.items())
+        now = time.monotonic()
+        if now - self.last >= PLAIN_INTERVAL:
+            self.line(now)
 
     def line(self, now: float) -> None:
         self.last = now

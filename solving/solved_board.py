@@ -157,9 +157,11 @@ class Knowledge:
     def __init__(self) -> None:
         self.bounds: dict[tuple[tuple[int, ...], bool], tuple[int, int]] = {}
         self.out_of_time: set[Query] = set()
+        self.answers = 0
         self.nodes = 0
 
     def add(self, query: Query, answer: Answer) -> None:
+        self.answers += 1
         self.nodes += answer.nodes
         if answer.low is None or answer.high is None:
             self.out_of_time.add(query)
@@ -322,11 +324,13 @@ def end_move(max_moves: int, score: int) -> int:
 
 
 def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve | None = None,
-                brute_positions: int = BRUTE_FORCE_POSITIONS, store: LeafStore | None = None) -> BoardValue:
+                brute_positions: int = BRUTE_FORCE_POSITIONS, store: LeafStore | None = None,
+                report: Callable[[int, int], None] | None = None) -> BoardValue:
     """The board's value: alpha-beta over its first `depth` plies, whose
     split positions' queries `solve` answers (in process by default;
     clinea.solving.solved_ray's on a cluster) but for those the answers in
-    `store` settle already; the brute force run when the board is tiny enough."""
+    `store` settle already; the brute force run when the board is tiny
+    enough. `report` hears of each answer: how many so far, and their nodes."""
     start = time.monotonic()
     solve = solve or LocalSolve()
     moves_of = split_positions(rules, depth)
@@ -341,6 +345,8 @@ def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve | 
             known.add(query, answer)
             if store:
                 store.record(query, answer)
+            if report:
+                report(known.answers, known.nodes)
         return [known.score(query) for query in queries]
 
     exact = searched(rules, depth, False, leaves, ask, solve.width)

@@ -252,10 +252,15 @@ def compute_table(table: TableSpec, directory: str, args: argparse.Namespace, so
     mismatches = 0
     try:
         for rules in todo:
-            bar.set_postfix(board=f"{rules.columns}x{rules.rows} p={rules.p}")
+            board = f"{rules.columns}x{rules.rows} p={rules.p}"
+            bar.set_postfix(board=board)
+
+            def report(answers: int, nodes: int, board: str = board) -> None:
+                bar.set_postfix(board=board, answers=answers, nodes=f"{nodes / 1e9:.1f}G")
+
             checkpoint = Checkpoint(directory, rules, args.split_depth)
             value = solve_board(rules, args.time_limit, depth=args.split_depth, solve=solve,
-                                brute_positions=args.brute_force_positions, store=checkpoint)
+                                brute_positions=args.brute_force_positions, store=checkpoint, report=report)
             rows[rules] = row_of(value)
             write_table(path, rows)
             checkpoint.finish(complete=value.exact is not None and value.weak is not None,

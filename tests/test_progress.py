@@ -28,6 +28,18 @@ def test_an_endless_job_counts_without_a_total():
     assert stream.getvalue().startswith("3 games in ")
 
 
+def test_news_inside_a_long_step_gets_a_line_now_and_then():
+    # a board of solved-tables takes hours: what it has answered so far is news
+    stream = io.StringIO()
+    bar = PlainProgress(3, 0, "board", "t", stream)
+    bar.set_postfix(board="8x6")
+    assert stream.getvalue() == ""  # the last line is fresh
+    bar.last -= 60
+    bar.set_postfix(board="8x6", answers=5)
+    line = stream.getvalue()
+    assert line.startswith("t: 0/3 boards (0%) in ") and line.endswith(", board 8x6 answers 5\n")
+
+
 def test_the_judge_writes_plain_progress_lines_to_a_log_file(tmp_path):
     done = run_judge(["--blue_player", *bot("random_bot.py"), "--red_player", *bot("random_bot.py"),
                       "--iterations", "40", "--columns", "4", "--rows", "4", "--c", "3"], cwd=tmp_path)

@@ -292,6 +292,15 @@ def comparable(path) -> dict:
     return {rules: {k: row[k] for k in keep} for rules, row in read_table(str(path)).items()}
 
 
+def test_a_long_board_reports_its_answers_as_they_come(tmp_path, capsys, monkeypatch):
+    # 8x6 ran for hours with nothing on its log: now each answer is news
+    monkeypatch.setattr("clinea.progress.PLAIN_INTERVAL", 0.0)
+    assert run_table(tmp_path, "--split-depth", "2", max_sum=6) == 0
+    counts = [int(line.split(" answers ")[1].split()[0]) for line in capsys.readouterr().err.splitlines()
+              if " answers " in line and "board 3x3 " in line]
+    assert len(counts) > 1 and counts == sorted(counts)
+
+
 def test_a_stopped_table_resumes_where_it_stopped(tmp_path):
     assert run_table(tmp_path / "whole") == 0
     whole = tmp_path / "whole" / "t.csv"

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Protocol
 
 from clinea.core import Board, Rules
@@ -149,6 +149,18 @@ def split_positions(rules: Rules, depth: int) -> list[list[int]]:
     return list(found.values())
 
 
+def mirror_representatives(rules: Rules, moves_of: list[list[int]]) -> dict[tuple[int, ...], tuple[int, ...]]:
+    """Each split position's moves, mapped to those of the position that
+    stands for it and its mirror image (which score alike): of the two,
+    the one of the lesser key. Half the questions on a symmetric board."""
+    by_key = {Board(*rules).play_moves(moves).key(): tuple(moves) for moves in moves_of}
+    standing = {}
+    for key, moves in by_key.items():
+        image = Board(*rules).play_moves([rules.columns - 1 - col for col in moves]).key()
+        standing[moves] = by_key[min(key, image)]
+    return standing
+
+
 class Knowledge:
     """What the answers so far prove of each split position, per scale: the
     interval its score is in (the intersection of every answer's), and the
@@ -182,11 +194,14 @@ class Knowledge:
 
 
 def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, ...]],
-             ask: Callable[[list[Query]], list[int | None]], width: int) -> int | None:
+             ask: Callable[[list[Query]], list[int | None]], width: int,
+             known: Callable[[Query], int | None] = lambda query: None) -> int | None:
     """The empty board's score (weak: its sign) by alpha-beta (fail-soft)
     over the `depth` plies above the split positions (`leaves`, by key),
     whose queries `ask` answers, `width` siblings at once after the first
-    (Young Brothers Wait); None when an unknown answer was needed. Two
+    (Young Brothers Wait), but for those `known` answers already (each
+    taken in turn, so that it may cut the rest off); None when an unknown
+    answer was needed. Two
     plies above the split, once a position's first move is searched, the
     first query under each of its other moves goes out in one batch: the
     moves refuted by their first reply (most of them) are refuted
@@ -229,6 +244,8 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         spread = left != 2 or width == 1  # whether the first queries below went out together (or need not)
         while columns:
             take = width if best is not None and left == 1 else 1
+            if left == 1 and known(leaf_query(board, columns[0], alpha, beta)) is not None:
+                take = 1
             batch, columns = columns[:take], columns[take:]
             if left == 1:
                 answers = ask([leaf_query(board, col, alpha, beta) for col in batch])
@@ -334,13 +351,14 @@ def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve | 
     start = time.monotonic()
     solve = solve or LocalSolve()
     moves_of = split_positions(rules, depth)
-    leaves = {Board(*rules).play_moves(moves).key(): tuple(moves) for moves in moves_of}
+    standing = mirror_representatives(rules, moves_of)
+    leaves = {Board(*rules).play_moves(moves).key(): standing[tuple(moves)] for moves in moves_of}
     known = Knowledge()
     for query, answer in store.solved(moves_of, time_limit) if store else ():
-        known.add(query, answer)
+        known.add(replace(query, moves=standing[query.moves]), answer)
 
     def ask(queries: list[Query]) -> list[int | None]:
-        todo = [query for query in queries if not known.settles(query)]
+        todo = list(dict.fromkeys(query for query in queries if not known.settles(query)))
         for query, answer in solve(rules, todo, time_limit) if todo else ():
             known.add(query, answer)
             if store:
@@ -349,8 +367,8 @@ def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve | 
                 report(known.answers, known.nodes)
         return [known.score(query) for query in queries]
 
-    exact = searched(rules, depth, False, leaves, ask, solve.width)
-    weak = searched(rules, depth, True, leaves, ask, solve.width)
+    exact = searched(rules, depth, False, leaves, ask, solve.width, known.score)
+    weak = searched(rules, depth, True, leaves, ask, solve.width, known.score)
     tiny = rules.cells <= BRUTE_FORCE_CELLS or rules.max_moves <= BRUTE_FORCE_MOVES
     brute = brute_force(rules, brute_positions) if brute_positions and tiny else None
     return BoardValue(rules, exact, weak, brute, time.monotonic() - start, known.nodes, time_limit)

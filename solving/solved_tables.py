@@ -71,7 +71,7 @@ def standard_tables() -> dict[str, TableSpec]:
         TableSpec("c4", "c = 4 (Connect-4), every board with columns + rows <= 13", tuple(boards_up_to(4, 13)),
                   True),
         # Tromp's table (solved by him up to columns + rows = 15), one diagonal a table:
-        # days of CPU each, resumable inside a board by its checkpoint
+        # hours of CPU (8x6: 6 h), resumable inside a board by its checkpoint
         TableSpec("c4-14", "c = 4, every board with columns + rows = 14", boards_summing_to(4, 14), True),
         TableSpec("c4-15", "c = 4, every board with columns + rows = 15", boards_summing_to(4, 15), True),
         TableSpec("c3", "c = 3, every board with columns + rows <= 16", tuple(boards_up_to(3, 16)), True),
@@ -105,7 +105,7 @@ make it resumable.
 examples:
   clinea solved-tables --time-limit 60
   clinea solved-tables --table c4-7x6-p --time-limit 600 --ray
-  clinea solved-tables --table c4-14 --time-limit 0 --split-depth 4
+  clinea solved-tables --table c4-15 --time-limit 0 --ray
   clinea solved-tables --c 4 --max-sum 9 --name small --dir /tmp/tables
   clinea solved-tables --board 5x4 --c 3 --p-range 2..10 --name 5x4-p"""
 

@@ -203,11 +203,11 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
     whose queries `ask` answers, `width` siblings at once after the first
     (Young Brothers Wait), but for those `known` answers already (each
     taken in turn, so that it may cut the rest off); None when an unknown
-    answer was needed. Two
-    plies above the split, once a position's first move is searched, the
-    first query under each of its other moves goes out in one batch: the
-    moves refuted by their first reply (most of them) are refuted
-    together, not one after another with the other workers idle."""
+    answer was needed. Two plies above the split, once a position's first
+    move is searched, the first query under each of its other moves goes
+    out in one batch: the moves refuted by their first reply (most of
+    them) are refuted together, not one after another with the other
+    workers idle."""
     limit = score_limit(rules, weak)
     order = centre_first(rules.columns)
 

@@ -267,7 +267,7 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
                     return -r
         return best
 
-    return value(Board(*rules), depth, -limit - 1, limit + 1)
+    return value(Board(*rules), depth, -limit, limit)
 
 
 def brute_force(rules: Rules, max_positions: int = BRUTE_FORCE_POSITIONS) -> int | None:

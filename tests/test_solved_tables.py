@@ -225,6 +225,9 @@ def test_the_search_over_the_split_asks_each_position_only_what_its_window_needs
         [(_, exact)] = truth(rules, [Query(query.moves, query.weak, -99, 99)], 10)
         assert exact.low == exact.high and answer.low <= exact.low <= answer.high, query
         assert answer.high <= query.low or answer.low >= query.high or answer.low == answer.high, query
+        # nothing is asked past the score's range: a win by the first stone, a loss to it, cuts the rest off
+        limit = 1 if query.weak else (rules.max_moves + 1) // 2
+        assert -limit <= query.low < query.high <= limit, query
 
 
 class Batches(LocalSolve):

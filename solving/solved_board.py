@@ -243,7 +243,7 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         if decided is not None:
             return decided
         best: int | None = None
-        spread = left != 2 or width == 1  # whether the first queries below went out together (or need not)
+        first_replies_pending = left == 2 and width > 1  # to go out in one batch after the first move
         while columns:
             take = width if best is not None and left == 1 else 1
             if left == 1 and known(leaf_query(board, columns[0], alpha, beta)) is not None:
@@ -252,8 +252,8 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
             if left == 1:
                 answers = ask([leaf_query(board, col, alpha, beta) for col in batch])
             else:
-                if best is not None and not spread:
-                    spread = True
+                if best is not None and first_replies_pending:
+                    first_replies_pending = False
                     ask(first_queries(board, batch + columns, alpha, beta))
                 board.play(batch[0])
                 answers = [value(board, left - 1, -beta, -alpha)]

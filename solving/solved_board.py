@@ -149,16 +149,13 @@ def split_positions(rules: Rules, depth: int) -> list[list[int]]:
     return list(found.values())
 
 
-def mirror_representatives(rules: Rules, moves_of: list[list[int]]) -> dict[tuple[int, ...], tuple[int, ...]]:
-    """Each split position's moves, mapped to those of the position that
+def split_leaves(rules: Rules, moves_of: list[list[int]]) -> dict[int, tuple[int, ...]]:
+    """Each split position's key, mapped to the moves of the position that
     stands for it and its mirror image (which score alike): of the two,
     the one of the lesser key. Half the questions on a symmetric board."""
     by_key = {Board(*rules).play_moves(moves).key(): tuple(moves) for moves in moves_of}
-    standing = {}
-    for key, moves in by_key.items():
-        image = Board(*rules).play_moves([rules.columns - 1 - col for col in moves]).key()
-        standing[moves] = by_key[min(key, image)]
-    return standing
+    return {key: by_key[min(key, Board(*rules).play_moves([rules.columns - 1 - col for col in moves]).key())]
+            for key, moves in by_key.items()}
 
 
 class Knowledge:
@@ -354,11 +351,10 @@ def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve | 
     enough. `report` hears of each answer: how many so far, and their nodes."""
     solve = solve or LocalSolve()
     moves_of = split_positions(rules, depth)
-    standing = mirror_representatives(rules, moves_of)
-    leaves = {Board(*rules).play_moves(moves).key(): standing[tuple(moves)] for moves in moves_of}
+    leaves = split_leaves(rules, moves_of)
     known = Knowledge()
     for query, answer in store.solved(moves_of, time_limit) if store else ():
-        known.add(replace(query, moves=standing[query.moves]), answer)
+        known.add(replace(query, moves=leaves[Board(*rules).play_moves(query.moves).key()]), answer)
 
     def ask(queries: list[Query]) -> list[int | None]:
         todo = list(dict.fromkeys(query for query in queries if not known.settles(query)))

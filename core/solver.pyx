@@ -177,6 +177,8 @@ cdef enum:
     NEAR_LOG2 = 18    # 2 MB: stays in a core's L2/L3 cache
     NEAR_MOVES = 16   # positions this close to the end of the game use it
     SHALLOW_DISTANCE = 3  # and those searched with a window this far from 0 or more, this close to its end
+    FORCING_SHARE = 7     # sorted_moves: at a window a 7th of the game's moves from 0 or more,
+    FORCING_WEIGHT = 4    # a threat the opponent must block next counts this many times more
     LINELESS_LEFT = 10  # lineless at nodes with at most this many moves left
     BUSY_LOG2 = 16      # the parallel solve's marks of the nodes being searched: 512 KB
     BUSY_LEFT = 12      # marked at nodes with more moves left than this
@@ -525,7 +527,7 @@ cdef inline Bits safe_replies(Bits possible, Bits threats) noexcept nogil:
 
 cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, Bits opp_win, int n,
                                             int table_n, Mirror image, int* moves, uint64_t* keys, int* claimed,
-                                            bint* unanswerable, uint64_t* threats_of) noexcept nogil:
+                                            bint* unanswerable, uint64_t* threats_of, int forcing) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
     making most threats first, centre-first on ties (a stable insertion);
     a threat on a row of the mover's parity (the rows claimeven would
@@ -540,6 +542,18 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
     above a winning cell of the opponent's (`opp_win`) counts for nothing:
     whoever fills the cell below it, the opponent wins there or blocks it
     at once (all 22 node counts of that sample fell, 1-8 %, 5 % in all).
+    A threat the opponent must block with its next stone counts `forcing`
+    times more: FORCING_WEIGHT where the window lies a FORCING_SHARE-th
+    of the game's moves from 0 or more (6 on 7x6), whose search asks for
+    a win well before the end, which a forcing move reaches soonest
+    (Test_L1_R1, whose positions end within 14 moves, reset per position:
+    1,469 nodes a position to 847, L2_R1 190 to 184; the other files,
+    Fhourstones' positions and the empty board within 0.5 %). Nearer 0 it
+    cost more than it saved (weight 1 at every window: Test_L1_R3's sample
+    18 % more nodes), and so it did at 6 from 0 on the wide boards, where
+    that is early in a long game (every fifth position of the oracle's
+    14x12 c6 set, weak: 6.5 times the nodes); at their share, their nodes
+    are unchanged.
     Returns how many, and raises
     `claimed` to the score a move guarantees by leaving the opponent under
     this side's claimeven (claimeven_ceiling, negated), such moves first;
@@ -572,7 +586,8 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
             useful = b_and(threats, b_not(b_shl(opp_win, 1)))
             replies = playable(s, after)
             # a threat right above a reply closes that column to the opponent
-            score = b_popcount(useful) + b_popcount(b_and(useful, mine)) + b_popcount(b_and(useful, b_shl(replies, 1)))
+            score = (b_popcount(useful) + b_popcount(b_and(useful, mine)) + b_popcount(b_and(useful, b_shl(replies, 1)))
+                     + forcing * b_popcount(b_and(useful, replies)))
             if not b_any(safe_replies(replies, threats)):
                 # the opponent cannot stop this side's next stone: the best score there is
                 if claimed[0] < win_now(s, n + 2):
@@ -866,7 +881,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     claimed = OPEN
     unanswerable = False
     count = sorted_moves(s, cur, mask, nonlosing, opp_win, n, table_n, image, moves, keys, &claimed, &unanswerable,
-                         threats_of)
+                         threats_of, FORCING_WEIGHT if window_distance(alpha, beta) * FORCING_SHARE >= s.g.max_moves else 0)
     if chosen == NULL and claimed >= beta:
         tt_put_lower(&s.tt, key, claimed, table_n, table_move)
         return claimed

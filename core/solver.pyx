@@ -813,7 +813,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     cdef int moves[2 * SOLVER_MAX_COLUMNS]  # room for the moves deferred to the end
     cdef uint64_t keys[SOLVER_MAX_COLUMNS]
     cdef uint64_t threats_of[WORD_MAX_COLUMNS]  # on the 64-bit path, each child's known_threats
-    cdef int col, total
+    cdef int col, total, forcing
     cdef bint sharing, mirrored_key, unanswerable
     cdef int table_n = table_ply(n, alpha, beta)
     if over_budget(s):
@@ -880,8 +880,9 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         table_move = entry_move(&s.tt, tt_entry(&s.tt, key, table_n))
     claimed = OPEN
     unanswerable = False
+    forcing = FORCING_WEIGHT if window_distance(alpha, beta) * FORCING_SHARE >= s.g.max_moves else 0
     count = sorted_moves(s, cur, mask, nonlosing, opp_win, n, table_n, image, moves, keys, &claimed, &unanswerable,
-                         threats_of, FORCING_WEIGHT if window_distance(alpha, beta) * FORCING_SHARE >= s.g.max_moves else 0)
+                         threats_of, forcing)
     if chosen == NULL and claimed >= beta:
         tt_put_lower(&s.tt, key, claimed, table_n, table_move)
         return claimed

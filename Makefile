@@ -131,7 +131,7 @@ bench-solver: install
 	$(PY) benchmarks/solver.py --fhourstones --move-search --empty-board 1 2 $(if $(AGAINST),--against '$(AGAINST)')
 	$(if $(PONS)$(STEININGER)$(FHOURSTONES),$(PY) benchmarks/solver.py --reset --no-book \
 		--plot results/solver-times-references.png \
-		$(if $(PONS),--pons '$(PONS)') $(if $(STEININGER),--steininger $(STEININGER)) \
+		$(if $(PONS),--pons '$(PONS)') $(if $(ROUNDS),--rounds $(ROUNDS)) $(if $(STEININGER),--steininger $(STEININGER)) \
 		$(if $(FHOURSTONES),--fhourstones-program '$(FHOURSTONES)'))
 
 # The judge alone, then the player driver's CPU per move; AGAINST=DIR also

@@ -297,17 +297,32 @@ def run_pons(program: str, files: list[str], args: argparse.Namespace, ours: dic
 
 def compare_files(title: str, files: list[str], ours: dict[str, Run],
                   run_theirs: Callable[[list[tuple[str, int]]], Run], args: argparse.Namespace) -> dict[str, Run]:
+    """Theirs on each file, then the ratios of the mean and median times to
+    ours. With --rounds N each file is run N times, ours again just before
+    theirs in every round after the first (the two interleaved, so that a
+    slow spell of the machine falls on both), and the ratios are the
+    medians over the rounds, each round's beside them; `ours` keeps the
+    last round's runs."""
     print(f"\n{title}")
     print(HEADER)
     theirs: dict[str, Run] = {}
+    means: dict[str, list[float]] = {}
+    medians: dict[str, list[float]] = {}
     for name in files:
-        theirs[name] = run_theirs(positions(name, args))
+        cases = positions(name, args)
+        means[name], medians[name] = [], []
+        for round_number in range(args.rounds):
+            if round_number:
+                ours[name] = run_ours(cases, args)
+            theirs[name] = run_theirs(cases)
+            means[name].append(statistics.fmean(theirs[name].times) / statistics.fmean(ours[name].times))
+            medians[name].append(statistics.median(theirs[name].times) / statistics.median(ours[name].times))
         print(theirs[name].row(name), flush=True)
-    print(f"\n{'file':11} {'mean time, theirs / ours':>25} {'median, theirs / ours':>22}")
+    rounds = f", median of {args.rounds} rounds" if args.rounds > 1 else ""
+    print(f"\n{'file':11} {'mean time, theirs / ours':>25} {'median, theirs / ours':>22}{rounds}")
     for name in files:
-        mean = statistics.fmean(theirs[name].times) / statistics.fmean(ours[name].times)
-        median = statistics.median(theirs[name].times) / statistics.median(ours[name].times)
-        print(f"{name:11} {mean:25.2f} {median:22.2f}")
+        each = f"  rounds: {' '.join(f'{ratio:.2f}' for ratio in means[name])}" if args.rounds > 1 else ""
+        print(f"{name:11} {statistics.median(means[name]):25.2f} {statistics.median(medians[name]):22.2f}{each}")
     return theirs
 
 
@@ -356,7 +371,7 @@ def main() -> None:
                                             "  python benchmarks/solver.py --files Test_L2_R2 --against "
                                             "\"./c4solver-adapter\"\n"
                                             "  python benchmarks/solver.py --pons ~/refs/pons-bench/c4solver "
-                                            "--fhourstones-program ~/refs/fhourstones/SearchGame "
+                                            "--rounds 3 --fhourstones-program ~/refs/fhourstones/SearchGame "
                                             "--steininger ~/refs/c4-t1-strong/out/optimise/c4",
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--l1r3-sample", type=int, default=None,
@@ -385,6 +400,9 @@ def main() -> None:
                         help="builds of Steininger's c4, each solving its empty board (see above)")
     parser.add_argument("--fhourstones-program", metavar="PROGRAM",
                         help="Fhourstones' SearchGame, run on Fhourstones' positions (implies --fhourstones)")
+    parser.add_argument("--rounds", type=int, default=1,
+                        help="with --against or --pons, run each file this many times, ours and theirs in turn, "
+                             "and give the median ratios (default 1)")
     parser.add_argument("--data", type=Path, default=DEFAULT_DATA,
                         help="folder holding the standard files (default: the repository's tests/data/pons)")
     parser.add_argument("--plot", default="results/solver-times.png", help="PNG of the time curves (default %(default)s)")
@@ -403,7 +421,8 @@ def main() -> None:
     missing = [name for name in args.files if not (args.data / name).is_file()]
     if missing:
         parser.error(f"--data {args.data}: no {', '.join(missing)} there")
-    for name, value, low in (("--l1r3-sample", args.l1r3_sample, 1), ("--limit", args.limit, 1)):
+    for name, value, low in (("--l1r3-sample", args.l1r3_sample, 1), ("--limit", args.limit, 1),
+                             ("--rounds", args.rounds, 1)):
         if value < low:
             parser.error(f"{name} {value} is out of range: allowed {low} or more")
     for threads in args.empty_board or []:

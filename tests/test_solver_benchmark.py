@@ -225,3 +225,26 @@ def test_a_reference_that_fails_is_named_in_one_line(tmp_path, option):
 def test_a_missing_reference_is_refused_before_anything_runs(tmp_path):
     result = run_benchmark(tmp_path, "--pons", str(tmp_path / "nowhere" / "c4solver"))
     assert result.returncode == 2 and "--pons" in result.stderr and "no program there" in result.stderr
+
+
+def test_rounds_run_each_file_again_and_give_the_median_ratio(tmp_path):
+    # a stand-in that knows the scores, takes 1000 us a position by its own
+    # timer and counts its runs in a file
+    runs = tmp_path / "runs"
+    answers = {moves: score for moves, score in pons_lines("Test_L3_R1")[:LIMIT]}
+    reference = python_command(f"import sys\nopen({str(runs)!r}, 'a').write('run\\n')\n"
+                               f"answers = {answers!r}\n"
+                               "for line in sys.stdin: print(line.split()[0], answers[line.split()[0]], 1, 1000)")
+    result = run_benchmark(tmp_path, "--against", reference, "--rounds", "3")
+    assert result.returncode == 0, result.stderr
+    assert runs.read_text().count("run") == 3
+    ours, theirs, ratio = rows(result.stdout, "Test_L3_R1")
+    assert theirs[2] == "100.0%"
+    assert "median of 3 rounds" in result.stdout
+    each = [float(value) for value in ratio[ratio.index("rounds:") + 1:]]
+    assert len(each) == 3 and float(ratio[1]) == sorted(each)[1]
+
+
+def test_bad_rounds_names_the_range(tmp_path):
+    result = run_benchmark(tmp_path, "--rounds", "0")
+    assert result.returncode == 2 and "--rounds 0 is out of range" in result.stderr

@@ -39,13 +39,16 @@ timer, as Pons' is. --steininger
 PROGRAM... are builds of Christophe Steininger's c4 (its board, threads and
 mode, strong or weak, are compiled in: one build each), each solving its
 empty board once, by its own clock, then clinea the same board with the
-same threads and mode. --fhourstones-program PROGRAM is John Tromp's
+same threads and mode, with a table of --tt-log2 and again of c4's size.
+--rounds N runs each file N times, clinea and the reference (--pons,
+--against) in turn, and gives the median ratios. --fhourstones-program PROGRAM is John Tromp's
 Fhourstones, fed its three positions (or those of --fhourstones): its
 nodes and CPU milliseconds beside clinea's. Each prints the ratio to ours.
 """
 from __future__ import annotations
 
 import argparse
+import math
 import os
 import re
 import shlex
@@ -254,6 +257,7 @@ def run_reference(command: str, cases: list[tuple[str, int]], weak: bool, option
 
 
 STEININGER_BOARD = re.compile(r"Using a (\d+) x (\d+) board.*, and (\d+) threads")
+STEININGER_TABLE = re.compile(r"a ([\d.]+) GB table")
 STEININGER_SCORE = re.compile(r"Final (strong|weak) score is (-?\d+)")
 STEININGER_TIME = re.compile(r"Time to solve\s*=\s*([\d.]+) s")
 STEININGER_NODES = re.compile(r"Total\s*=\s*([\d,]+)")
@@ -327,23 +331,28 @@ def compare_files(title: str, files: list[str], ours: dict[str, Run],
 
 
 def run_steininger(programs: list[str], tt_log2: int) -> None:
-    """Each build of c4 solves its empty board (its board, threads and mode
-    read from what it prints), then ours the same board, threads and mode:
-    wall seconds by each one's own clock, nodes."""
-    print("\nSteininger's c4 on its empty board (its own clock), then clinea on the same: no book, a fresh table")
+    """Each build of c4 solves its empty board (its board, threads, mode
+    and table read from what it prints), then ours the same board, threads
+    and mode, with our table of `tt_log2` and again with one of c4's size
+    (eight-byte entries on both sides): wall seconds by each one's own
+    clock, nodes."""
+    print("\nSteininger's c4 on its empty board (its own clock), then clinea on the same: no book, a fresh table "
+          "of our default size, then of c4's")
     print(f"{'board':5} {'threads':>7} {'mode':5} {'score':>11} {'nodes, theirs':>15} {'ours':>15} "
-          f"{'wall, theirs':>12} {'ours':>8} {'theirs / ours':>13}")
+          f"{'wall, theirs':>12} {'ours':>8} {'theirs / ours':>13} {'our table':>9}")
     for program in programs:
         text = reference_output("--steininger", program)
         board = matched(STEININGER_BOARD, text, "--steininger", program)
         score = matched(STEININGER_SCORE, text, "--steininger", program)
         seconds = float(matched(STEININGER_TIME, text, "--steininger", program)[1])
         nodes = int(matched(STEININGER_NODES, text, "--steininger", program)[1].replace(",", ""))
+        their_log2 = round(math.log2(float(matched(STEININGER_TABLE, text, "--steininger", program)[1]) * 2**30 / 8))
         size, threads, weak = (int(board[1]), int(board[2])), int(board[3]), score[1] == "weak"
-        our_score, our_nodes, wall, _ = solve_empty(size, threads, weak, tt_log2)
-        print(f"{size[0]}x{size[1]:<3} {threads:7d} {'weak' if weak else 'exact':5} {score[2]:>5}/{our_score:<5} "
-              f"{nodes:15,} {our_nodes:15,} {seconds:11.2f}s {wall:7.2f}s {seconds / max(wall, 1e-9):13.2f}"
-              + ("" if int(score[2]) == our_score else "  SCORES DIFFER"), flush=True)
+        for log2 in dict.fromkeys([tt_log2, their_log2]):
+            our_score, our_nodes, wall, _ = solve_empty(size, threads, weak, log2)
+            print(f"{size[0]}x{size[1]:<3} {threads:7d} {'weak' if weak else 'exact':5} {score[2]:>5}/{our_score:<5} "
+                  f"{nodes:15,} {our_nodes:15,} {seconds:11.2f}s {wall:7.2f}s {seconds / max(wall, 1e-9):13.2f} "
+                  f"{f'2**{log2}':>9}" + ("" if int(score[2]) == our_score else "  SCORES DIFFER"), flush=True)
 
 
 def fhourstones_work(program: str, moves: list[str]) -> dict[str, tuple[int, int, float]]:

@@ -169,7 +169,7 @@ def test_pons_is_run_on_the_same_positions_with_the_ratio(tmp_path):
 
 
 STEININGER = """
-print("Using a 5 x 4 board, a 1.00 GB table, and {threads} threads.")
+print("Using a 5 x 4 board, a 0.01 GB table, and {threads} threads.")
 print("{mode}ly solving:")
 print("Search took 0.10 s and explored 999 nodes (9 nodes per ms).")
 print("Search completed!")
@@ -189,10 +189,14 @@ def test_steininger_builds_solve_their_board_beside_ours(tmp_path):
                                                               score=1 - abs(sign(exact)) * 2))
     result = run_benchmark(tmp_path, "--steininger", right, wrong)
     assert result.returncode == 0, result.stderr
-    table = [line.split() for line in result.stdout.split("Steininger's c4")[1].splitlines()[2:] if line.strip()]
-    first, second = table[:2]
+    table = [row for row in map(str.split, result.stdout.split("Steininger's c4")[1].splitlines()) if row[:1] == ["5x4"]]
+    # each build: ours with the benchmark's table (2**16), then with c4's
+    # 0.01 GB of eight-byte entries (2**20)
+    assert [row[9] for row in table] == ["2**16", "2**20"] * 2
+    first, first_large, second, _ = table
     assert first[:4] == ["5x4", "1", "exact", f"{exact}/{exact}"] and first[4] == "12,345"
     assert first[6] == "2.50s" and "DIFFER" not in first
+    assert first_large[:5] == first[:5] and "DIFFER" not in first_large
     assert second[:3] == ["5x4", "2", "weak"] and second[-2:] == ["SCORES", "DIFFER"]
 
 

@@ -35,7 +35,8 @@ that would let the opponent win at once (playing under its threat), and the
 move order (moves making most threats first, a threat on a row of the
 mover's zugzwang parity or right above a cell the opponent could play
 next counting twice, one right above a winning cell of the opponent's
-not at all, centre-first on ties). The value bounds above tighten the
+not at all, one the opponent must block at once five times where the
+window asks for a win well before the end, centre-first on ties). The value bounds above tighten the
 window before any move is tried (and once the moves are ordered, where
 none wins with the stone after next, a win with the third at the
 soonest), and so does

@@ -40,10 +40,11 @@ PROGRAM... are builds of Christophe Steininger's c4 (its board, threads and
 mode, strong or weak, are compiled in: one build each), each solving its
 empty board once, by its own clock, then clinea the same board with the
 same threads and mode, with a table of --tt-log2 and again of c4's size.
---rounds N runs each file N times, clinea and the reference (--pons,
---against) in turn, and gives the median ratios. --fhourstones-program PROGRAM is John Tromp's
-Fhourstones, fed its three positions (or those of --fhourstones): its
-nodes and CPU milliseconds beside clinea's. Each prints the ratio to ours.
+--fhourstones-program PROGRAM is John Tromp's Fhourstones, fed its three
+positions (or those of --fhourstones): its nodes and CPU milliseconds
+beside clinea's. Each prints the ratio to ours. --rounds N runs each file
+N times, clinea and the reference (--pons, --against) in turn, and gives
+the median ratios.
 """
 from __future__ import annotations
 

@@ -36,8 +36,9 @@ move order (moves making most threats first, a threat on a row of the
 mover's zugzwang parity or right above a cell the opponent could play
 next counting twice, one right above a winning cell of the opponent's
 not at all, one the opponent must block at once five times where the
-window asks for a win well before the end, centre-first on ties). The value bounds above tighten the
-window before any move is tried (and once the moves are ordered, where
+window asks for a win well before the end, centre-first on ties). The
+value bounds above tighten the window before any move is tried (and once
+the moves are ordered, where
 none wins with the stone after next, a win with the third at the
 soonest), and so does
 the opponent's claimeven (Allis): where every column has an even number
@@ -548,8 +549,8 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
     of the game's moves from 0 or more (6 on 7x6), whose search asks for
     a win well before the end, which a forcing move reaches soonest
     (Test_L1_R1, whose positions end within 14 moves, reset per position:
-    1,469 nodes a position to 847, L2_R1 190 to 184; the other files,
-    Fhourstones' positions and the empty board within 0.5 %). Nearer 0 it
+    1,469 nodes a position to 847, L2_R1 190 to 184; the other files and
+    Fhourstones' positions within 0.5 %, the empty board unchanged). Nearer 0 it
     cost more than it saved (weight 1 at every window: Test_L1_R3's sample
     18 % more nodes), and so it did at 6 from 0 on the wide boards, where
     that is early in a long game (every fifth position of the oracle's

@@ -19,6 +19,7 @@ checkpoint as this run would write it.
 """
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import os
@@ -58,6 +59,17 @@ def checkpoint_line(rules: Rules, depth: int, query: Query, answer: Answer, time
               "window": [query.low, query.high], "bounds": bounds, "time_limit": time_limit,
               "nodes": answer.nodes, "seconds": round(answer.seconds, 3)}
     return (json.dumps({**fields, "check": checksum(fields)}, separators=(",", ":")) + "\n").encode()
+
+
+def answers_so_far(path: str) -> int:
+    """How many whole lines (answers) the checkpoint at `path` holds: 0
+    where there is none; a file that breaks its bounds counts the lines
+    before (the run that resumes it says what is wrong)."""
+    count = 0
+    with contextlib.suppress(OSError, TooLarge), open(path, "rb") as source:
+        for _ in WholeLines(bounded_lines(source, path, LINE_LIMIT, FILE_LIMIT)):
+            count += 1
+    return count
 
 
 def still_to_solve(answer: Answer, recorded_limit: float, time_limit: float) -> bool:

@@ -39,7 +39,7 @@ from clinea.solving.solved_board import (
     longer_limit,
     solve_board,
 )
-from clinea.solving.solved_checkpoint import Checkpoint, checkpoint_path
+from clinea.solving.solved_checkpoint import Checkpoint, answers_so_far, checkpoint_path
 
 DEFAULT_DIR = os.path.join("docs", "solved")
 PAGE = "README.md"
@@ -359,6 +359,22 @@ def p_findings(rows: dict[Rules, dict[str, str]]) -> list[str]:
     return lines
 
 
+def under_way(directory: str, table: TableSpec, rows: dict[Rules, dict[str, str]]) -> list[str]:
+    """The table's boards not in it yet whose checkpoint holds answers:
+    a run with the same --split-depth resumes them there."""
+    found = []
+    for rules in table.boards:
+        path = checkpoint_path(directory, rules)
+        if rules not in rows and (count := answers_so_far(path)):
+            link = os.path.relpath(path, directory)
+            found.append(f"{rules.columns}x{rules.rows} ({count} answers about its split positions so far, "
+                         f"in [{link}]({link}))")
+    if not found:
+        return []
+    return ["", "Under way: " + ", ".join(found) + ". `clinea solved-tables` resumes a board from its "
+            "checkpoint when given the --split-depth that wrote it (the file's `depth`)."]
+
+
 def write_page(directory: str) -> None:
     """docs/solved/README.md from the standard tables found in `directory`."""
     parts = ["# Solved tables", "",
@@ -383,6 +399,7 @@ def write_page(directory: str) -> None:
             parts += grid_section(table, rows)
         else:
             parts += p_findings(rows) + [""] + list_section(rows)
+        parts += under_way(directory, table, rows)
         parts.append("")
     text = "\n".join(parts)
     partial = os.path.join(directory, PAGE + ".partial")

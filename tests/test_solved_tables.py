@@ -34,7 +34,7 @@ from clinea.solving.solved_board import (
 )
 from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path
 from clinea.solving.solved_tables import main as tables_main
-from clinea.solving.solved_tables import read_table, standard_tables
+from clinea.solving.solved_tables import read_table, standard_tables, write_page
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SHIPPED = os.path.join(HERE, "..", "docs", "solved")
@@ -547,6 +547,25 @@ def test_a_checkpoint_line_of_another_board_or_mode_is_refused(tmp_path, strange
     assert done.returncode == 1
     [error] = done.stderr.splitlines()
     assert message in error and "line " in error and "move the file away" in error
+
+
+def test_the_page_names_the_boards_under_way_and_their_checkpoints(tmp_path):
+    # issue 47: a board of days is carried from run to run by its checkpoint
+    # (committed in docs/solved/checkpoints/); the page says which and where
+    table = standard_tables()["c4-15"]
+    done, [missing, *_] = table.boards[0], [rules for rules in table.boards if rules not in shipped("c4-15")]
+    (tmp_path / "checkpoints").mkdir()
+    with open(os.path.join(SHIPPED, "c4-15.csv"), "rb") as source:
+        (tmp_path / "c4-15.csv").write_bytes(source.read())
+    line = checkpoint_line(missing, 2, Query((0, 0), False, -1, 0), Answer(0, 0, 1, 0.1), 0.0)
+    for rules, text in ((missing, line * 2 + line[:-1]), (done, line)):  # a torn third; a board in the table
+        with open(checkpoint_path(str(tmp_path), rules), "wb") as file:
+            file.write(text)
+    write_page(str(tmp_path))
+    page = (tmp_path / "README.md").read_text(encoding="utf-8")
+    name = os.path.basename(checkpoint_path(str(tmp_path), missing))
+    assert f"{missing.columns}x{missing.rows} (2 answers" in page and f"(checkpoints/{name})" in page
+    assert os.path.basename(checkpoint_path(str(tmp_path), done)) not in page
 
 
 def test_tables_on_ray_write_the_checkpoint(ray_address, tmp_path):

@@ -44,7 +44,9 @@ soonest), and so does
 the opponent's claimeven (Allis): where every column has an even number
 of empty cells, the opponent may answer each move in the same column,
 and the side to move, left the cells of one row parity, may have no line
-to make (claimeven_bound); its twin for the side to move, an odd threat
+to make (claimeven_bound; where an even number of columns have an odd
+number, the opponent answers a move in one of them in another, leaving
+the side to move their lowest cells too); its twin for the side to move, an odd threat
 (wins_by_odd_threat: a threat in the claimed rows of a column the side
 can keep to itself by answering every move in the column it came, which
 the opponent must at last play under when its own cells hold no line),
@@ -596,8 +598,8 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
                     claimed[0] = win_now(s, n + 2)
                 unanswerable[0] = True
                 score += UNANSWERABLE_FIRST
-            elif not b_any(b_and(replies, b_not(rows))):
-                ceiling = claimeven_ceiling(s, other, after)
+            elif not b_popcount(b_and(replies, b_not(rows))) & 1:
+                ceiling = claimeven_ceiling(s, other, after, b_and(replies, b_not(rows)))
                 if ceiling != OPEN:
                     if claimed[0] < -ceiling:
                         claimed[0] = -ceiling
@@ -643,32 +645,39 @@ cdef inline Bits board_cells(const SolveState* s, Bits like) noexcept nogil:
         return s.wide4_cells
 
 
-cdef inline int claimeven_ceiling(const SolveState* s, Bits cur, Bits mask) noexcept nogil:
-    """The opponent's claimeven (Allis), where every column has an even
-    number of empty cells (its lowest empty cell in a claimed row): the
-    opponent may answer every move in the same column, which leaves the
-    side to move the empty cells of the claimed rows and nothing else. If
-    those and its stones hold no c in a row it cannot win: at most 0; if
-    moreover the board fills and the opponent's stones and the other empty
-    cells hold one, it loses: at most -1. OPEN when it may still win."""
+cdef inline int claimeven_ceiling(const SolveState* s, Bits cur, Bits mask, Bits odd_tops) noexcept nogil:
+    """The opponent's claimeven (Allis), where an even number of columns
+    have an odd number of empty cells (their lowest empty cells, `odd_tops`,
+    out of the claimed rows; none in Allis' rule): the opponent answers a
+    move in such a column in another one, and every other move in the same
+    column, which leaves the side to move the empty cells of the claimed
+    rows and `odd_tops`, and nothing else. If those and its stones hold no
+    c in a row it cannot win: at most 0; if moreover the board fills and
+    the opponent's stones and the other empty cells hold one, it loses: at
+    most -1. OPEN when it may still win. With odd_tops (about as c4 bounds
+    by its "evens strategy"), the empty 7x6 board took 41 % fewer nodes
+    weak (177.8 M to 104.9 M), 37 % exact (251.1 M to 158.9 M), 4-32 % on
+    Fhourstones' and Pons' positions but one (35333571 exact, +3.6 %)."""
     cdef Bits rows = claimed_rows(s, cur)
     cdef Bits empty = b_xor(board_cells(s, cur), mask)
-    if has_run(b_or(cur, b_and(empty, rows)), &s.g):
+    if has_run(b_or(b_or(cur, b_and(empty, rows)), odd_tops), &s.g):
         return OPEN
-    if s.fills and has_run(b_or(b_xor(cur, mask), b_and(empty, b_not(rows))), &s.g):
+    if s.fills and has_run(b_or(b_xor(cur, mask), b_and(empty, b_not(b_or(rows, odd_tops)))), &s.g):
         return -1
     return 0
 
 
 cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits tops, int n) noexcept nogil:
     """upper_bound, tightened by the opponent's claimeven (claimeven_ceiling)
-    when every column's lowest empty cell (`tops`) is in a claimed row. On
-    7x6 that is the first player to move, at every even ply."""
+    when an even number of the columns' lowest empty cells (`tops`) lie
+    out of the claimed rows: on 7x6, at every even ply (the first player
+    to move)."""
     cdef int hi = upper_bound(s, n)
     cdef int ceiling
-    if hi <= -1 or b_any(b_and(tops, b_not(claimed_rows(s, cur)))):
+    cdef Bits odd_tops = b_and(tops, b_not(claimed_rows(s, cur)))
+    if hi <= -1 or b_popcount(odd_tops) & 1:
         return hi
-    ceiling = claimeven_ceiling(s, cur, mask)
+    ceiling = claimeven_ceiling(s, cur, mask, odd_tops)
     return hi if ceiling == OPEN or ceiling > hi else ceiling
 
 

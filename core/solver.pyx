@@ -531,7 +531,8 @@ cdef inline Bits safe_replies(Bits possible, Bits threats) noexcept nogil:
 
 cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, Bits nonlosing, Bits opp_win, int n,
                                             int table_n, Mirror image, int* moves, uint64_t* keys, int* claimed,
-                                            bint* unanswerable, uint64_t* threats_of, int forcing) noexcept nogil:
+                                            bint* unanswerable, uint64_t* threats_of, int forcing,
+                                            bint odd_claims) noexcept nogil:
     """The columns of the cells of `nonlosing` into `moves`, the moves
     making most threats first, centre-first on ties (a stable insertion);
     a threat on a row of the mover's parity (the rows claimeven would
@@ -560,8 +561,9 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
     are unchanged.
     Returns how many, and raises
     `claimed` to the score a move guarantees by leaving the opponent under
-    this side's claimeven (claimeven_ceiling, negated), such moves first;
-    before them a move the opponent cannot answer (two of this side's
+    this side's claimeven (claimeven_ceiling, negated; with columns of odd
+    empties only where `odd_claims`: beta <= 1, where the claim can cut
+    this node off), such moves first; before them a move the opponent cannot answer (two of this side's
     winning cells to block, or every reply under one), which guarantees
     the best score there is, a win with the next stone but one, without
     a visit to the child, which would only find it lost; `unanswerable`
@@ -572,7 +574,7 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
     each move leaves this side a win go to threats_of[column]: the child's
     opponent threats, which it need not find again."""
     cdef int scores[SOLVER_MAX_COLUMNS]
-    cdef Bits m, after, threats, replies, useful, other = b_xor(cur, mask)
+    cdef Bits m, after, threats, replies, odd_replies, useful, other = b_xor(cur, mask)
     cdef Bits rows = claimed_rows(s, cur)
     cdef Bits mine = rows if (s.g.columns * s.g.rows - n) % 2 == 0 else b_not(rows)
     cdef int i, j, col, score, ceiling, count = 0
@@ -589,6 +591,7 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
                 threats_of[col] = threats
             useful = b_and(threats, b_not(b_shl(opp_win, 1)))
             replies = playable(s, after)
+            odd_replies = b_and(replies, b_not(rows))  # the lowest cells of the columns of odd empties
             # a threat right above a reply closes that column to the opponent
             score = (b_popcount(useful) + b_popcount(b_and(useful, mine)) + b_popcount(b_and(useful, b_shl(replies, 1)))
                      + forcing * b_popcount(b_and(useful, replies)))
@@ -598,8 +601,8 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
                     claimed[0] = win_now(s, n + 2)
                 unanswerable[0] = True
                 score += UNANSWERABLE_FIRST
-            elif not b_popcount(b_and(replies, b_not(rows))) & 1:
-                ceiling = claimeven_ceiling(s, other, after, b_and(replies, b_not(rows)))
+            elif not b_any(odd_replies) or (odd_claims and not b_popcount(odd_replies) & 1):
+                ceiling = claimeven_ceiling(s, other, after, odd_replies)
                 if ceiling != OPEN:
                     if claimed[0] < -ceiling:
                         claimed[0] = -ceiling
@@ -656,8 +659,14 @@ cdef inline int claimeven_ceiling(const SolveState* s, Bits cur, Bits mask, Bits
     the opponent's stones and the other empty cells hold one, it loses: at
     most -1. OPEN when it may still win. With odd_tops (about as c4 bounds
     by its "evens strategy"), the empty 7x6 board took 41 % fewer nodes
-    weak (177.8 M to 104.9 M), 37 % exact (251.1 M to 158.9 M), 4-32 % on
-    Fhourstones' and Pons' positions but one (35333571 exact, +3.6 %)."""
+    weak (177.8 M to 104.9 M), 37 % exact (251.1 M to 158.9 M). Its
+    callers ask it with odd_tops only where its 0 or -1 can cut the node
+    off (alpha >= -1 here, beta <= 1 for a child): at every window it cost
+    Test_L1_R1, whose windows ask for quick wins, 10 % more time (non-PGO
+    builds, 75 to 84 us a position) for 2 % fewer nodes, and 35333571's
+    exact solve 3.6 % more nodes; so kept, every standard file and
+    Fhourstones' position takes fewer nodes than without it (L1_R1 848 to
+    817, L1_R2 519 K to 478 K, 13333111 weak 21.2 M to 14.5 M)."""
     cdef Bits rows = claimed_rows(s, cur)
     cdef Bits empty = b_xor(board_cells(s, cur), mask)
     if has_run(b_or(b_or(cur, b_and(empty, rows)), odd_tops), &s.g):
@@ -667,15 +676,15 @@ cdef inline int claimeven_ceiling(const SolveState* s, Bits cur, Bits mask, Bits
     return 0
 
 
-cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits tops, int n) noexcept nogil:
+cdef inline int claimeven_bound(const SolveState* s, Bits cur, Bits mask, Bits tops, int n, int alpha) noexcept nogil:
     """upper_bound, tightened by the opponent's claimeven (claimeven_ceiling)
-    when an even number of the columns' lowest empty cells (`tops`) lie
-    out of the claimed rows: on 7x6, at every even ply (the first player
-    to move)."""
+    where every column's lowest empty cell (`tops`) lies in a claimed row,
+    or, where that can cut the node off (alpha >= -1), an even number of
+    them out of it: on 7x6, at every even ply (the first player to move)."""
     cdef int hi = upper_bound(s, n)
     cdef int ceiling
     cdef Bits odd_tops = b_and(tops, b_not(claimed_rows(s, cur)))
-    if hi <= -1 or b_popcount(odd_tops) & 1:
+    if hi <= -1 or (b_any(odd_tops) and (alpha < -1 or b_popcount(odd_tops) & 1)):
         return hi
     ceiling = claimeven_ceiling(s, cur, mask, odd_tops)
     return hi if ceiling == OPEN or ceiling > hi else ceiling
@@ -855,7 +864,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
         chosen[0] = b_lowest(nonlosing)
     if n + 2 >= s.g.max_moves:
         return 0  # the opponent's last stone cannot win either
-    hi = claimeven_bound(s, cur, mask, possible, n)
+    hi = claimeven_bound(s, cur, mask, possible, n, alpha)
     lo = 1 if alpha < 1 and wins_by_odd_threat(s, cur, mask, possible, own_threats) else lower_bound(s, n, 2)
     if not b_several(nonlosing):
         # One move: the child's own entry holds what this one would (negated),
@@ -893,7 +902,7 @@ cdef popcnt_cloned_int negamax(SolveState* s, Bits cur, Bits mask, int n, int al
     unanswerable = False
     forcing = FORCING_WEIGHT if window_distance(alpha, beta) * FORCING_SHARE >= s.g.max_moves else 0
     count = sorted_moves(s, cur, mask, nonlosing, opp_win, n, table_n, image, moves, keys, &claimed, &unanswerable,
-                         threats_of, forcing)
+                         threats_of, forcing, beta <= 1)
     if chosen == NULL and claimed >= beta:
         tt_put_lower(&s.tt, key, claimed, table_n, table_move)
         return claimed

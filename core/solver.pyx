@@ -563,8 +563,9 @@ cdef inline always_inlined_int sorted_moves(SolveState* s, Bits cur, Bits mask, 
     `claimed` to the score a move guarantees by leaving the opponent under
     this side's claimeven (claimeven_ceiling, negated; with columns of odd
     empties only where `odd_claims`: beta <= 1, where the claim can cut
-    this node off), such moves first; before them a move the opponent cannot answer (two of this side's
-    winning cells to block, or every reply under one), which guarantees
+    this node off), such moves first; before them a move the opponent
+    cannot answer (two of this side's winning cells to block, or every
+    reply under one), which guarantees
     the best score there is, a win with the next stone but one, without
     a visit to the child, which would only find it lost; `unanswerable`
     says whether there is one (without one, this side's third stone from
@@ -659,14 +660,13 @@ cdef inline int claimeven_ceiling(const SolveState* s, Bits cur, Bits mask, Bits
     the opponent's stones and the other empty cells hold one, it loses: at
     most -1. OPEN when it may still win. With odd_tops (about as c4 bounds
     by its "evens strategy"), the empty 7x6 board took 41 % fewer nodes
-    weak (177.8 M to 104.9 M), 37 % exact (251.1 M to 158.9 M). Its
-    callers ask it with odd_tops only where its 0 or -1 can cut the node
-    off (alpha >= -1 here, beta <= 1 for a child): at every window it cost
-    Test_L1_R1, whose windows ask for quick wins, 10 % more time (non-PGO
-    builds, 75 to 84 us a position) for 2 % fewer nodes, and 35333571's
-    exact solve 3.6 % more nodes; so kept, every standard file and
-    Fhourstones' position takes fewer nodes than without it (L1_R1 848 to
-    817, L1_R2 519 K to 478 K, 13333111 weak 21.2 M to 14.5 M)."""
+    weak (177.8 M to 104.9 M), 37 % exact (251.1 M to 158.9 M). The
+    callers pass odd_tops only where a 0 or -1 can cut the node off
+    (alpha >= -1 here, beta <= 1 for a child's claim): asked at every
+    window, it cost Test_L1_R1 (quick wins sought) 10 % more time for 2 %
+    fewer nodes. So asked, it takes nodes off every standard file and
+    Fhourstones' position (L1_R1 848 to 817, L1_R2 519 K to 478 K,
+    13333111 weak 21.2 M to 14.5 M)."""
     cdef Bits rows = claimed_rows(s, cur)
     cdef Bits empty = b_xor(board_cells(s, cur), mask)
     if has_run(b_or(b_or(cur, b_and(empty, rows)), odd_tops), &s.g):

@@ -72,6 +72,18 @@ def answers_so_far(path: str) -> int:
     return count
 
 
+def recorded_depth(path: str) -> int | None:
+    """The split depth of the checkpoint at `path` (its first line's), or
+    None where it has no whole line; the run that resumes it checks every
+    line (Checkpoint.solved)."""
+    with contextlib.suppress(OSError, TooLarge, ValueError), open(path, "rb") as source:
+        for _, line in WholeLines(bounded_lines(source, path, LINE_LIMIT, FILE_LIMIT)):
+            fields = json_value(line)
+            depth = fields.get("depth") if isinstance(fields, dict) else None
+            return depth if isinstance(depth, int) else None
+    return None
+
+
 def still_to_solve(answer: Answer, recorded_limit: float, time_limit: float) -> bool:
     """A query answered before is asked again only when it ran out of time
     and this run gives it longer than the run that asked it."""

@@ -39,7 +39,7 @@ from clinea.solving.solved_board import (
     longer_limit,
     solve_board,
 )
-from clinea.solving.solved_checkpoint import Checkpoint, answers_so_far, checkpoint_path
+from clinea.solving.solved_checkpoint import Checkpoint, answers_so_far, checkpoint_path, recorded_depth
 
 DEFAULT_DIR = os.path.join("docs", "solved")
 PAGE = "README.md"
@@ -96,7 +96,8 @@ meet at most {BRUTE_FORCE_POSITIONS:,} positions, by a pure-Python brute force.
 position D plies in only what its window needs. A run stopped inside a
 board resumes it: each answer is appended, as soon as it is found, to
 DIR/checkpoints/ (such as {checkpoint_path("DIR", Rules(7, 7, 4))}), read
-back by the next run (with the same --split-depth; a line cut short by the
+back by the next run (at the split depth it was written at, unless
+--split-depth gives another, which refuses it; a line cut short by the
 stop is ignored), and removed once the board's row holds its value (kept
 when the board is left out of time: a run with a longer --time-limit asks
 again only what ran out of time). Give a large board a --split-depth to
@@ -145,7 +146,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "this machine; 'auto' or HOST:PORT joins a cluster")
     parser.add_argument("--split-depth", type=bounded_int("--split-depth", 0, 6), default=None,
                         help="alpha-beta over each board's first plies, asking the positions this many plies in "
-                             "only what it needs (0..6; default 2 with --ray, else 0)")
+                             "only what it needs (0..6; default: that of the board's checkpoint, else 2 with "
+                             "--ray, else 0)")
     parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=TABLE_LOG2,
                         help="each solver's transposition table: 2**N entries of 8 bytes, 8..30; two solvers a "
                              f"process (default {TABLE_LOG2}: 32 MB each)")
@@ -243,6 +245,16 @@ def needs_solving(row: dict[str, str] | None, time_limit: float) -> bool:
     return longer_limit(time_limit, float(row["time_limit"]))
 
 
+def split_depth(args: argparse.Namespace, checkpoint: str) -> int:
+    """The board's split depth: --split-depth, else its checkpoint's (a
+    board carried from an earlier run, or another machine, goes on as it
+    began), else 2 on Ray and 0 in process."""
+    if args.split_depth is not None:
+        return int(args.split_depth)
+    recorded = recorded_depth(checkpoint)
+    return recorded if recorded is not None else 2 if args.ray else 0
+
+
 def compute_table(table: TableSpec, directory: str, args: argparse.Namespace, solve: Solve) -> int:
     """Solves the table's boards still to do; returns the mismatches found."""
     path = os.path.join(directory, f"{table.name}.csv")
@@ -258,8 +270,9 @@ def compute_table(table: TableSpec, directory: str, args: argparse.Namespace, so
             def report(answers: int, nodes: int, board: str = board) -> None:
                 bar.set_postfix(board=board, answers=answers, nodes=f"{nodes / 1e9:.1f}G")
 
-            checkpoint = Checkpoint(directory, rules, args.split_depth)
-            value = solve_board(rules, args.time_limit, depth=args.split_depth, solve=solve,
+            depth = split_depth(args, checkpoint_path(directory, rules))
+            checkpoint = Checkpoint(directory, rules, depth)
+            value = solve_board(rules, args.time_limit, depth=depth, solve=solve,
                                 brute_positions=args.brute_force_positions, store=checkpoint, report=report)
             rows[rules] = row_of(value)
             write_table(path, rows)
@@ -278,8 +291,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     tables = chosen_tables(args, parser)
-    if args.split_depth is None:
-        args.split_depth = 2 if args.ray else 0
     os.makedirs(args.dir, exist_ok=True)
     mismatches = 0
     with contextlib.ExitStack() as stack:
@@ -360,8 +371,8 @@ def p_findings(rows: dict[Rules, dict[str, str]]) -> list[str]:
 
 
 def under_way(directory: str, table: TableSpec, rows: dict[Rules, dict[str, str]]) -> list[str]:
-    """The table's boards not in it yet whose checkpoint holds answers:
-    a run with the same --split-depth resumes them there."""
+    """The table's boards not in it yet whose checkpoint holds answers,
+    which the next run resumes."""
     found = []
     for rules in table.boards:
         path = checkpoint_path(directory, rules)
@@ -372,7 +383,7 @@ def under_way(directory: str, table: TableSpec, rows: dict[Rules, dict[str, str]
     if not found:
         return []
     return ["", "Under way: " + ", ".join(found) + ". `clinea solved-tables` resumes a board from its "
-            "checkpoint when given the --split-depth that wrote it (the file's `depth`)."]
+            "checkpoint, at the split depth that wrote it."]
 
 
 def write_page(directory: str) -> None:

@@ -527,6 +527,25 @@ def test_a_torn_last_line_is_ignored_never_trusted(tmp_path, torn):
     assert values_of(resumed) == values_of(lines)
 
 
+def test_a_board_goes_on_at_its_checkpoints_split_depth_when_none_is_given(tmp_path):
+    # issue 47: a board carried to another run (or machine) resumes as it
+    # began, though that run's own default (0 in process) differs
+    board = ("4x4", 3, 8)
+    rules = rules_of_board(board)
+    assert tables_main(board_argv(tmp_path / "whole", board, 2)[1:]) == 0
+    lines = checkpoint_lines(tmp_path / "whole", rules)
+    (tmp_path / "resumed" / "checkpoints").mkdir(parents=True)
+    with open(checkpoint_path(str(tmp_path / "resumed"), rules), "wb") as file:
+        file.write(b"".join(lines[:-1]))
+    argv = board_argv(tmp_path / "resumed", board, 2)[1:]
+    del argv[argv.index("--split-depth"):argv.index("--split-depth") + 2]
+    assert tables_main(argv) == 0
+    assert comparable(tmp_path / "resumed" / "t.csv") == comparable(tmp_path / "whole" / "t.csv")
+    # the answers kept, the one missing asked again at depth 2
+    resumed = checkpoint_lines(tmp_path / "resumed", rules)
+    assert len(lines) > 1 and resumed[:-1] == lines[:-1] and queries_of(resumed) == queries_of(lines)
+
+
 @pytest.mark.parametrize("stranger, message", [
     ("another board", "a position of 4x4 c=3 p=8, not of 5x4 c=3 p=10"),
     ("another split depth", "rerun with --split-depth 2"),

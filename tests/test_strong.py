@@ -298,15 +298,15 @@ def test_a_solve_cut_short_proving_a_draw_plays_the_column_it_was_on():
     # lose. Its value not known at once, strong looks for a column keeping
     # the draw first; cut short, that search had proved columns 2 and 3
     # lose and was on column 4, and the heuristic search, on the tenth of
-    # the move left, chose column 0, which loses: strong played it. 150,000
+    # the move left, chose column 0, which loses: strong played it. 110,000
     # nodes stand for a short move's budget, so the test does not depend on
-    # the machine's load (the solver proves the position within 200,000:
-    # the budget must stay short of that, and past the 100,000 at which
-    # the search has refuted column 2; checked at 25,000-node steps).
+    # the machine's load (the solver proves the position within 150,000:
+    # the budget must stay short of that, and past the 70,000 at which
+    # the search has refuted column 2; checked at 10,000-node steps).
     board = Board.from_string("17133137732261")
     values = Solver(20).analyze(board, weak=True)
     assert values == [-1, -1, -1, -1, 1, 0, -1]
-    bot = StrongBot(time_per_move=3600.0, max_nodes=150_000, ponder=False)
+    bot = StrongBot(time_per_move=3600.0, max_nodes=110_000, ponder=False)
     bot.new_game(board.copy(), board.side_to_move)
     move = bot.choose(board.copy())
     assert not bot.last.proven  # cut short: the case the test is about

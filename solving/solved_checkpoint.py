@@ -61,27 +61,22 @@ def checkpoint_line(rules: Rules, depth: int, query: Query, answer: Answer, time
     return (json.dumps({**fields, "check": checksum(fields)}, separators=(",", ":")) + "\n").encode()
 
 
-def answers_so_far(path: str) -> int:
-    """How many whole lines (answers) the checkpoint at `path` holds: 0
-    where there is none; a file that breaks its bounds counts the lines
-    before (the run that resumes it says what is wrong)."""
-    count = 0
+def checkpoint_summary(path: str) -> tuple[int, int | None]:
+    """How many whole lines (answers) the checkpoint at `path` holds, and
+    its split depth (its first line's, None where it has none): (0, None)
+    where there is no checkpoint. A file that breaks its bounds counts the
+    lines before; the run that resumes it checks every line
+    (Checkpoint.solved) and says what is wrong."""
+    count, depth = 0, None
     with contextlib.suppress(OSError, TooLarge), open(path, "rb") as source:
-        for _ in WholeLines(bounded_lines(source, path, LINE_LIMIT, FILE_LIMIT)):
-            count += 1
-    return count
-
-
-def recorded_depth(path: str) -> int | None:
-    """The split depth of the checkpoint at `path` (its first line's), or
-    None where it has no whole line; the run that resumes it checks every
-    line (Checkpoint.solved)."""
-    with contextlib.suppress(OSError, TooLarge, ValueError), open(path, "rb") as source:
         for _, line in WholeLines(bounded_lines(source, path, LINE_LIMIT, FILE_LIMIT)):
-            fields = json_value(line)
-            depth = fields.get("depth") if isinstance(fields, dict) else None
-            return depth if isinstance(depth, int) else None
-    return None
+            if count == 0:
+                with contextlib.suppress(ValueError):
+                    fields = json_value(line)
+                    found = fields.get("depth") if isinstance(fields, dict) else None
+                    depth = found if isinstance(found, int) else None
+            count += 1
+    return count, depth
 
 
 def still_to_solve(answer: Answer, recorded_limit: float, time_limit: float) -> bool:

@@ -39,7 +39,7 @@ from clinea.solving.solved_board import (
     longer_limit,
     solve_board,
 )
-from clinea.solving.solved_checkpoint import Checkpoint, answers_so_far, checkpoint_path, recorded_depth
+from clinea.solving.solved_checkpoint import Checkpoint, checkpoint_path, checkpoint_summary
 
 DEFAULT_DIR = os.path.join("docs", "solved")
 PAGE = "README.md"
@@ -251,7 +251,7 @@ def split_depth(args: argparse.Namespace, checkpoint: str) -> int:
     began), else 2 on Ray and 0 in process."""
     if args.split_depth is not None:
         return int(args.split_depth)
-    recorded = recorded_depth(checkpoint)
+    _, recorded = checkpoint_summary(checkpoint)
     return recorded if recorded is not None else 2 if args.ray else 0
 
 
@@ -376,7 +376,7 @@ def under_way(directory: str, table: TableSpec, rows: dict[Rules, dict[str, str]
     found = []
     for rules in table.boards:
         path = checkpoint_path(directory, rules)
-        if rules not in rows and (count := answers_so_far(path)):
+        if rules not in rows and (count := checkpoint_summary(path)[0]):
             link = os.path.relpath(path, directory)
             found.append(f"{rules.columns}x{rules.rows} ({count} answers about its split positions so far, "
                          f"in [{link}]({link}))")

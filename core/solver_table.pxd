@@ -38,13 +38,17 @@ cdef struct TransTable:
     uint64_t* entries      # 2**log2 entries, NULL until allocated
     int log2
     uint64_t index_mask
+    int check_shift        # an entry keeps its key's bits from this one up (see front_view)
 
 
 cdef struct BoundTables:
-    # positions with many moves left in `far`, the others in `near`
+    # positions with many moves left in `far`, those nearer the end in
+    # `middle` (the front of `far`: front_view), the last ones in `near`
     TransTable far
+    TransTable middle
     TransTable near
-    int near_from          # moves played from which a position belongs to `near`
+    int middle_from        # moves played from which a position belongs to `middle`
+    int near_from          # and to `near`
     int code_bits          # low bits of an entry holding the bound: 8, or 16 when scores pass 63
     int code_offset        # an upper bound v is stored as v + code_offset, a lower one as v + 3 * code_offset
     int payload_bits       # code_bits and the bits of an entry's table move (its column + 1, 0: none)
@@ -89,8 +93,8 @@ cdef inline void set_entry_layout(BoundTables* t, int best_score, int columns) n
     t.code_offset = 1 << (t.code_bits - 2)
     while (1 << move_bits) <= columns:
         move_bits += 1
-    # an entry's table move where both tables keep the whole key beside it
-    if t.code_bits + move_bits > min(t.far.log2, t.near.log2):
+    # an entry's table move where every table keeps the whole key beside it
+    if t.code_bits + move_bits > min(t.middle.check_shift, t.near.check_shift):
         move_bits = 0
     t.move_mask = (1 << move_bits) - 1
     t.payload_bits = t.code_bits + move_bits
@@ -98,7 +102,9 @@ cdef inline void set_entry_layout(BoundTables* t, int best_score, int columns) n
 
 
 cdef inline TransTable* table_for(BoundTables* t, int n) noexcept nogil:
-    return &t.near if n >= t.near_from else &t.far
+    if n >= t.near_from:
+        return &t.near
+    return &t.middle if n >= t.middle_from else &t.far
 
 
 cdef inline uint64_t table_hash(const BoundTables* t, uint64_t key) noexcept nogil:
@@ -115,7 +121,7 @@ cdef inline int tt_entry(BoundTables* t, uint64_t h, int n) noexcept nogil:
     table move << code_bits | its code), 0 when the slot holds no entry of it."""
     cdef TransTable* table = table_for(t, n)
     cdef uint64_t e = table.entries[h & table.index_mask]
-    if (e >> t.payload_bits) == ((h >> table.log2) & t.check_mask):
+    if (e >> t.payload_bits) == ((h >> table.check_shift) & t.check_mask):
         return <int>(e & ((<uint64_t>1 << t.payload_bits) - 1))
     return 0
 
@@ -144,7 +150,7 @@ cdef inline void tt_prefetch(BoundTables* t, uint64_t h, int n) noexcept nogil:
 
 cdef inline void tt_put(BoundTables* t, uint64_t h, int code, int n, int move) noexcept nogil:
     cdef TransTable* table = table_for(t, n)
-    table.entries[h & table.index_mask] = ((((h >> table.log2) & t.check_mask) << t.payload_bits)
+    table.entries[h & table.index_mask] = ((((h >> table.check_shift) & t.check_mask) << t.payload_bits)
                                            | (<uint64_t>(move & t.move_mask) << t.code_bits) | <uint64_t>code)
 
 
@@ -164,7 +170,20 @@ cdef inline int allocate_table(TransTable* table) except -1:
         if table.entries == NULL:
             raise MemoryError(f"transposition table of 2**{table.log2} entries")
         table.index_mask = ((<uint64_t>1) << table.log2) - 1
+        table.check_shift = table.log2
     return 0
+
+
+cdef inline void front_view(TransTable* view, TransTable* table, int log2) noexcept nogil:
+    """`view`: the first 2**log2 entries of the allocated `table` (all of
+    them when it has no more). Both keep the key's bits from log2 up, so
+    a slot of the front holds the whole key whichever of them wrote it,
+    and neither answers for the other's positions."""
+    view.entries = table.entries
+    view.log2 = min(log2, table.log2)
+    view.index_mask = ((<uint64_t>1) << view.log2) - 1
+    view.check_shift = view.log2
+    table.check_shift = view.log2
 
 
 cdef inline void clear_table(TransTable* table) noexcept nogil:

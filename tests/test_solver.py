@@ -38,6 +38,17 @@ def test_standard_positions_match_exactly(solver, name, take):
         assert solver.solve(board, weak=True) == sign(expected), moves
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_a_table_beyond_its_front_scores_standard_positions_exactly(threads):
+    # past 2**23 entries, the positions 16 to 28 moves from the end keep
+    # to the table's first 2**23 (front_view), in the slots of others
+    solver = Solver(24, threads=threads)
+    for moves, expected in pons_lines("Test_L2_R2")[::50] + pons_lines("Test_L1_R2", 3):
+        board = Board.from_string(moves)
+        assert solver.solve(board) == expected, moves
+        assert solver.solve(board, weak=True) == sign(expected), moves
+
+
 def test_analyze_agrees_with_solve_on_standard_positions(solver):
     for moves, expected in pons_lines("Test_L2_R1")[100:130]:
         board = Board.from_string(moves)

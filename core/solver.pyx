@@ -183,6 +183,7 @@ cdef enum:
     UNANSWERABLE_FIRST = 2000  # and before it a move the opponent cannot answer
     WORD_MAX_COLUMNS = 32  # a 64-bit word holds at most 32 columns (a column takes rows + 1 >= 2 bits)
     WHOLE_WINDOW_LEFT = 18  # solve: one window over every score this near the end
+    SIGN_WINDOW_LEFT = 24   # and weak, one window (-1, 1)
     ETC_LEFT = 8       # child_cutoff at nodes with more moves left than this
     NEAR_LOG2 = 18    # 2 MB: stays in a core's L2/L3 cache
     NEAR_MOVES = 16   # positions this close to the end of the game use it
@@ -997,13 +998,20 @@ cdef int solve(SolveState* s, Bits cur, Bits mask, int n, bint weak, int low, in
     window over every score the position may have, not by null windows:
     their bisection searched the same small tree again at each probe
     (Test_L3_R1: 2.3 probes, 23 nodes a position, 17 so; L2_R1 174 to
-    169; from 20 moves left, L2_R1 took more nodes: 177 at 20, 204 at 22)."""
+    169; from 20 moves left, L2_R1 took more nodes: 177 at 20, 204 at 22).
+    Weak, with at most SIGN_WINDOW_LEFT moves left, one window (-1, 1)
+    gives the sign (L3_R1 15.2 nodes to 9.5, L2_R1 107 to 89, L2_R2 5,902
+    to 5,547; from 26 moves left L2_R1 took 144)."""
     cdef Bisection window
+    cdef int r
     cdef int lo = lower_bound(s, n, 1), hi = upper_bound(s, n)
     if b_any(b_and(winning(s, cur, mask), playable(s, mask))):
         return 1 if weak else win_now(s, n)
     if n + 1 >= s.g.max_moves:
         return 0
+    if weak and s.g.max_moves - n <= SIGN_WINDOW_LEFT and low < 0 < high:
+        r = negamax(s, cur, mask, n, -1, 1, <Bits*>NULL, mirror_of(s, cur, mask), NULL)
+        return (r > 0) - (r < 0)
     if not weak and s.g.max_moves - n <= WHOLE_WINDOW_LEFT and max(lo - 1, low) < min(hi + 1, high):
         # fail-soft: a score at most low or at least high is a bound, as the bisection's
         return negamax(s, cur, mask, n, max(lo - 1, low), min(hi + 1, high), <Bits*>NULL, mirror_of(s, cur, mask),

@@ -93,8 +93,8 @@ entries, 2 MB) that stays in the cache, and the rest in the large one
 (2**tt_log2 entries). Against one large table this searched 2-14 % more
 nodes but took 16-33 % less time on Test_L2_R2, L1_R2 and L1_R3. A node
 whose window lies far from 0 joins them when its search is as shallow
-(table_ply). In a large table bigger than 2**MIDDLE_LOG2 entries (64 MB),
-the positions MIDDLE_MOVES moves before the near table's keep to its front
+(table_ply). In a large table of more than 2**MIDDLE_LOG2 entries (64 MB),
+the positions MIDDLE_MOVES moves before the near table's keep to its first
 2**MIDDLE_LOG2 (front_view), which the cache holds in part: spread over
 c4's 1 GB they were each a miss to memory, and the empty 7x6 board took
 15.0 s exact on one thread where it takes 12.2 s with the default 64 MB

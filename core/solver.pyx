@@ -126,12 +126,15 @@ helper keeps its own near table: see _solve_together). Each thread
 searches the whole tree; a node more than BUSY_LEFT moves from the end
 is marked while a thread is in it, and a thread reaching a marked child
 (but its first move) searches it last, by when the table may answer it
-(ABDADA, simplified to a mark per node). The empty 7x6 board on two
-threads searched 16 % more nodes than on one; on this machine's two
-cores each thread then runs about 25 % fewer nodes per second (the
-threads share the memory bandwidth), so it takes about 0.75 of the wall
-time. Rotating a helper's moves near the root instead (lazy SMP) cost 70 %
-more nodes on harder positions.
+(ABDADA, simplified to a mark per node). The marks are shared writes:
+kept to nodes more than 20 moves from the end, not 12, the empty 7x6
+board on two threads took 4.75 s weak and 7.0 s exact, not 5.0-5.2 and
+6.5-8.3 s, with as many nodes (8x5 exact 11.6 s to 9.1 s in a plain build; marked from
+24 moves, exact took 16 % more nodes). It searches 5 % (weak) and 8 %
+(exact) more nodes than on one thread, each thread running 6-7 % fewer
+nodes per second: 0.56-0.58 of one thread's wall time. Rotating a
+helper's moves near the root instead (lazy SMP) cost 70 % more nodes on
+harder positions.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free
@@ -194,7 +197,7 @@ cdef enum:
     FORCING_WEIGHT = 4    # a threat the opponent must block next counts this many times more
     LINELESS_LEFT = 10  # lineless at nodes with at most this many moves left
     BUSY_LOG2 = 16      # the parallel solve's marks of the nodes being searched: 512 KB
-    BUSY_LEFT = 12      # marked at nodes with more moves left than this
+    BUSY_LEFT = 20      # marked at nodes with more moves left than this
     MAX_THREADS = 64
     ROOT_WORD = 0       # Root.path: the 64-bit bitboard, Wide, Wide4
     ROOT_WIDE = 1

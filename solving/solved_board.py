@@ -19,6 +19,7 @@ seen from, so backing up is plain negation and needs no distance arithmetic.
 """
 from __future__ import annotations
 
+import functools
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, replace
@@ -98,10 +99,19 @@ class LocalSolve:
             yield query, answered(self.solvers[query.weak], rules, query, time_limit)
 
 
+@functools.lru_cache(maxsize=1)
+def process_solve(tt_log2: int) -> LocalSolve:
+    """This process's LocalSolve, kept from one Ray task to the next: its
+    tables keep what the earlier queries proved, as one LocalSolve's do for
+    a run without Ray (positions under different split positions
+    transpose)."""
+    return LocalSolve(tt_log2)
+
+
 def solve_queries(rules: Rules, queries: Sequence[Query], time_limit: float,
                   tt_log2: int = TABLE_LOG2) -> list[Answer]:
-    """LocalSolve's answers all at once: a top-level function, Ray ships it as a task."""
-    return [answer for _, answer in LocalSolve(tt_log2)(rules, list(queries), time_limit)]
+    """process_solve's answers all at once: a top-level function, Ray ships it as a task."""
+    return [answer for _, answer in process_solve(tt_log2)(rules, list(queries), time_limit)]
 
 
 class Solve(Protocol):

@@ -26,7 +26,8 @@ RETRIES = 2
 class RaySolver:
     """solve_board's `solve` on a Ray cluster: joined on entering, left on
     exit; it answers as many queries at once as the cluster has CPUs, each
-    task on solvers with tables of 2**tt_log2 entries."""
+    worker process on its solvers (tables of 2**tt_log2 entries, kept from
+    one task to the next: process_solve)."""
 
     def __init__(self, address: str | None, tt_log2: int = TABLE_LOG2):
         self.address = address

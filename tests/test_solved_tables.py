@@ -29,7 +29,9 @@ from clinea.solving.solved_board import (
     Query,
     boards_up_to,
     end_move,
+    process_solve,
     solve_board,
+    solve_queries,
     split_positions,
 )
 from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path
@@ -383,6 +385,20 @@ def test_tables_on_ray_equal_the_local_ones(ray_address, tmp_path):
     assert run_table(tmp_path / "local", max_sum=6) == 0
     assert run_table(tmp_path / "ray", "--ray", ray_address, "--split-depth", "2", "--tt-log2", "8", max_sum=6) == 0
     assert comparable(tmp_path / "ray" / "t.csv") == comparable(tmp_path / "local" / "t.csv")
+
+
+def test_a_process_keeps_its_tables_from_one_task_to_the_next():
+    # a Ray worker runs its tasks one after another: the second asking of a
+    # position finds what the first proved (a fresh table searches it again)
+    rules, query = Rules(6, 5, 4), Query((2, 3), False, -16, 16)
+    process_solve.cache_clear()
+    fresh = solve_queries(rules, [query], 0, 21)[0]
+    again = solve_queries(rules, [query], 0, 21)[0]
+    assert (again.low, again.high) == (fresh.low, fresh.high)
+    assert again.nodes * 100 < fresh.nodes
+    # one table size kept at a time: asking for another lets the first go
+    solve_queries(rules, [query], 0, 20)
+    assert solve_queries(rules, [query], 0, 21)[0].nodes == fresh.nodes
 
 
 def test_the_smallest_table_changes_the_work_not_the_values(tmp_path):

@@ -129,12 +129,12 @@ is marked while a thread is in it, and a thread reaching a marked child
 (ABDADA, simplified to a mark per node). The marks are shared writes:
 kept to nodes more than 20 moves from the end, not 12, the empty 7x6
 board on two threads took 4.75 s weak and 7.0 s exact, not 5.0-5.2 and
-6.5-8.3 s, with as many nodes (8x5 exact 11.6 s to 9.1 s in a plain build; marked from
-24 moves, exact took 16 % more nodes). It searches 5 % (weak) and 8 %
-(exact) more nodes than on one thread, each thread running 6-7 % fewer
-nodes per second: 0.56-0.58 of one thread's wall time. Rotating a
-helper's moves near the root instead (lazy SMP) cost 70 % more nodes on
-harder positions.
+6.5-8.3 s, with as many nodes (8x5 exact 11.6 s to 9.1 s in a plain
+build; marked from 24 moves, exact took 16 % more nodes). It searches
+5 % (weak) and 8 % (exact) more nodes than on one thread, each thread
+running 6-7 % fewer nodes per second: 0.56-0.58 of one thread's wall
+time. Rotating a helper's moves near the root instead (lazy SMP) cost
+70 % more nodes on harder positions.
 """
 from libc.stdint cimport uint64_t
 from libc.stdlib cimport calloc, free

@@ -85,33 +85,35 @@ class LocalSolve:
     each is asked with the window its elder siblings left), exact and
     win/draw/loss ones on two solvers with their own tables of 2**tt_log2
     entries (each made when first asked), so that neither search reuses a
-    bound the other proved."""
+    bound the other proved; each solver searches with `threads` threads
+    sharing its table."""
     width = 1
 
-    def __init__(self, tt_log2: int = TABLE_LOG2) -> None:
+    def __init__(self, tt_log2: int = TABLE_LOG2, threads: int = 1) -> None:
         self.tt_log2 = tt_log2
+        self.threads = threads
         self.solvers: dict[bool, Solver] = {}
 
     def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
         for query in queries:
             if query.weak not in self.solvers:
-                self.solvers[query.weak] = Solver(self.tt_log2)
+                self.solvers[query.weak] = Solver(self.tt_log2, threads=self.threads)
             yield query, answered(self.solvers[query.weak], rules, query, time_limit)
 
 
 @functools.lru_cache(maxsize=1)
-def process_solve(tt_log2: int) -> LocalSolve:
+def process_solve(tt_log2: int, threads: int = 1) -> LocalSolve:
     """This process's LocalSolve, kept from one Ray task to the next: its
     tables keep what the earlier queries proved, as one LocalSolve's do for
     a run without Ray (positions under different split positions
     transpose)."""
-    return LocalSolve(tt_log2)
+    return LocalSolve(tt_log2, threads)
 
 
 def solve_queries(rules: Rules, queries: Sequence[Query], time_limit: float,
-                  tt_log2: int = TABLE_LOG2) -> list[Answer]:
+                  tt_log2: int = TABLE_LOG2, threads: int = 1) -> list[Answer]:
     """process_solve's answers all at once: a top-level function, Ray ships it as a task."""
-    return [answer for _, answer in process_solve(tt_log2)(rules, list(queries), time_limit)]
+    return [answer for _, answer in process_solve(tt_log2, threads)(rules, list(queries), time_limit)]
 
 
 class Solve(Protocol):

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from clinea.core import Rules
-from clinea.ray_cluster import STEP_DEADLINE, as_completed, cluster_cpus, joined
+from clinea.ray_cluster import STEP_DEADLINE, RayFailure, as_completed, cluster_cpus, joined, nodes
 from clinea.solving.solved_board import TABLE_LOG2, Answer, Query, solve_queries
 from clinea.training.parallel import chunks
 
@@ -25,20 +25,28 @@ RETRIES = 2
 
 class RaySolver:
     """solve_board's `solve` on a Ray cluster: joined on entering, left on
-    exit; it answers as many queries at once as the cluster has CPUs, each
-    worker process on its solvers (tables of 2**tt_log2 entries, kept from
-    one task to the next: process_solve)."""
+    exit; each task takes `threads` CPUs and solves on that many threads,
+    and it answers as many queries at once as the cluster has room for such
+    tasks, each worker process on its solvers (tables of 2**tt_log2
+    entries, kept from one task to the next: process_solve)."""
 
-    def __init__(self, address: str | None, tt_log2: int = TABLE_LOG2):
+    def __init__(self, address: str | None, tt_log2: int = TABLE_LOG2, threads: int = 1):
         self.address = address
         self.tt_log2 = tt_log2
+        self.threads = threads
         self.width = 1
 
     def __enter__(self) -> RaySolver:
         self._joined = joined(self.address)
         self.ray = self._joined.__enter__()
-        self.width = cluster_cpus(self.ray)
-        self._task = self.ray.remote(max_retries=RETRIES)(solve_queries)
+        largest = max((int(node["Resources"]["CPU"]) for node in nodes(self.ray)), default=0)
+        if self.threads > largest:
+            self._joined.__exit__(None, None, None)
+            # Ray would wait for such a node for ever
+            raise RayFailure(f"threads={self.threads} is out of range: the cluster's largest node has {largest} CPUs "
+                             f"(allowed 1..{largest})")
+        self.width = max(1, cluster_cpus(self.ray) // self.threads)
+        self._task = self.ray.remote(max_retries=RETRIES, num_cpus=self.threads)(solve_queries)
         return self
 
     def __exit__(self, *exc: Any) -> None:
@@ -46,7 +54,7 @@ class RaySolver:
 
     def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
         parts = list(chunks(queries, max(CHUNKS_PER_CPU * self.width, math.ceil(len(queries) / CHUNK_POSITIONS))))
-        refs = [self._task.remote(rules, part, time_limit, self.tt_log2) for part in parts]
+        refs = [self._task.remote(rules, part, time_limit, self.tt_log2, self.threads) for part in parts]
         # each query takes at most one solve of time_limit; the chunks run width at a time
         rounds = math.ceil(len(parts) / self.width)
         longest = max(len(part) for part in parts)

@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from clinea.bounded import MIB, read_text
 from clinea.core import MAX_SIDE, Rules
+from clinea.core.solver import Solver
 from clinea.players.options import bounded_float, bounded_int, command_parser
 from clinea.progress import progress_bar
 from clinea.solving.solved_board import (
@@ -106,7 +107,7 @@ make it resumable.
 examples:
   clinea solved-tables --time-limit 60
   clinea solved-tables --table c4-7x6-p --time-limit 600 --ray
-  clinea solved-tables --table c4-15 --time-limit 0 --ray
+  clinea solved-tables --table c4-15 --time-limit 0 --ray --threads 2
   clinea solved-tables --c 4 --max-sum 9 --name small --dir /tmp/tables
   clinea solved-tables --board 5x4 --c 3 --p-range 2..10 --name 5x4-p"""
 
@@ -151,6 +152,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=TABLE_LOG2,
                         help="each solver's transposition table: 2**N entries of 8 bytes, 8..30; two solvers a "
                              f"process (default {TABLE_LOG2}: 32 MB each)")
+    parser.add_argument("--threads", type=int, default=1,
+                        help="threads sharing each solver's table, 1..64; with --ray each task takes as many CPUs. "
+                             "One solve on all of a machine's cores beats a solve on each (default 1)")
     parser.add_argument("--keep-checkpoints", action="store_true",
                         help="keep each board's checkpoint (the answers about its split positions) once its row is "
                              "written (default: removed then)")
@@ -291,13 +295,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     tables = chosen_tables(args, parser)
+    try:
+        Solver(threads=args.threads)  # its range checked now, not in the first solve
+    except ValueError as error:
+        parser.error(str(error))
     os.makedirs(args.dir, exist_ok=True)
     mismatches = 0
     with contextlib.ExitStack() as stack:
-        solve: Solve = LocalSolve(args.tt_log2)
+        solve: Solve = LocalSolve(args.tt_log2, args.threads)
         if args.ray:
             from clinea.solving.solved_ray import RaySolver
-            solve = stack.enter_context(RaySolver(args.ray, args.tt_log2))
+            solve = stack.enter_context(RaySolver(args.ray, args.tt_log2, args.threads))
         for table in tables:
             mismatches += compute_table(table, args.dir, args, solve)
     write_page(args.dir)

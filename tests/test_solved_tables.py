@@ -380,11 +380,27 @@ def test_a_stopped_table_resumes_where_it_stopped(tmp_path):
     assert "# Solved tables" in page
 
 
-def test_tables_on_ray_equal_the_local_ones(ray_address, tmp_path):
-    # (the tasks' solvers on the smallest table: its size changes the work, not the values)
+@pytest.mark.parametrize("threads", ["1", "2"])
+def test_tables_on_ray_equal_the_local_ones(ray_address, tmp_path, threads):
+    # (the tasks' solvers on the smallest table: its size changes the work, not the values;
+    # two threads a task on the two CPUs: one task at a time)
     assert run_table(tmp_path / "local", max_sum=6) == 0
-    assert run_table(tmp_path / "ray", "--ray", ray_address, "--split-depth", "2", "--tt-log2", "8", max_sum=6) == 0
+    assert run_table(tmp_path / "ray", "--ray", ray_address, "--split-depth", "2", "--tt-log2", "8",
+                     "--threads", threads, max_sum=6) == 0
     assert comparable(tmp_path / "ray" / "t.csv") == comparable(tmp_path / "local" / "t.csv")
+
+
+def test_more_threads_than_a_node_has_cpus_is_refused_not_waited_for(ray_address, tmp_path):
+    with pytest.raises(SystemExit, match="threads=3 is out of range: the cluster's largest node has 2 CPUs"):
+        run_table(tmp_path, "--ray", ray_address, "--threads", "3", max_sum=4)
+
+
+def test_threads_change_the_work_not_the_values():
+    # split one ply in, 6x5's questions run past the solo phase of a threaded solve
+    rules, threaded = Rules(6, 5, 4), LocalSolve(20, threads=2)
+    two, one = solve_board(rules, 0, 1, threaded, brute_positions=0), solve_board(rules, 0, 1, brute_positions=0)
+    assert (two.exact, two.weak) == (one.exact, one.weak)
+    assert {solver.threads for solver in threaded.solvers.values()} == {2}
 
 
 def test_a_process_keeps_its_tables_from_one_task_to_the_next():
@@ -414,6 +430,7 @@ def test_the_smallest_table_changes_the_work_not_the_values(tmp_path):
     (["--c", "4"], "either --max-sum or --board"),
     (["--split-depth", "9"], "allowed 0..6"),
     (["--tt-log2", "31"], "allowed 8..30"),
+    (["--threads", "0"], "threads=0 is out of range: allowed 1..64"),
 ])
 def test_bad_options_name_the_value_and_the_range(argv, message, capsys, tmp_path):
     with pytest.raises(SystemExit) as stop:

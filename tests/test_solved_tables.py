@@ -322,9 +322,11 @@ def test_an_unknown_position_leaves_the_board_unknown_not_guessed():
         assert (value.weak if weak else value.exact) is None
 
 
-def test_a_board_out_of_time_is_written_unknown(tmp_path):
-    code = tables_main(["--board", "7x6", "--c", "4", "--p-range", "21..21", "--name", "slow",
-                        "--time-limit", "0.01", "--dir", str(tmp_path), "--brute-force-positions", "0"])
+@pytest.mark.parametrize("threads, time_limit", [("1", "0.01"), ("2", "0.3")])
+def test_a_board_out_of_time_is_written_unknown(tmp_path, threads, time_limit):
+    # (two threads: past the solo phase, so that the helpers are stopped too; 8x5: no book)
+    code = tables_main(["--board", "8x5", "--c", "4", "--p-range", "20..20", "--name", "slow", "--threads", threads,
+                        "--time-limit", time_limit, "--dir", str(tmp_path), "--brute-force-positions", "0"])
     assert code == 0
     [row] = read_table(str(tmp_path / "slow.csv")).values()
     assert (row["outcome"], row["end_move"], row["score"]) == ("unknown", "?", "?")

@@ -214,10 +214,12 @@ bench-kaggle: install $(VENV)/.extras
 # = 15): resumes a stopped run, inside a board too (SPLIT_DEPTH=N plies:
 # each position a checkpoint), TIME_LIMIT seconds per board (default 60;
 # past it a board is unknown), on Ray with RAY=1 (a local one) or
-# RAY=ADDRESS; TABLES="c4-14 c4-15" for some of them. Days of CPU for c4-15.
+# RAY=ADDRESS, each solve on THREADS threads (all of a small machine's
+# cores: THREADS=2 here); TABLES="c4-14 c4-15" for some of them. Days of
+# CPU for c4-15.
 solved-tables: install
 	$(VENV)/bin/clinea solved-tables --time-limit $(or $(TIME_LIMIT),60) \
-		$(if $(RAY),$(if $(filter 1,$(RAY)),--ray,--ray $(RAY))) \
+		$(if $(RAY),$(if $(filter 1,$(RAY)),--ray,--ray $(RAY))) $(if $(THREADS),--threads $(THREADS)) \
 		$(if $(SPLIT_DEPTH),--split-depth $(SPLIT_DEPTH)) $(foreach table,$(TABLES),--table $(table))
 
 # The shipped 7x6 opening book against our own solver: a random 1 % of its

@@ -131,7 +131,8 @@ class LeafStore(Protocol):
     (clinea.solving.solved_checkpoint.Checkpoint)."""
 
     def solved(self, leaves: list[list[int]], time_limit: float) -> list[tuple[Query, Answer]]:
-        """The answers found before that a run with `time_limit` reuses."""
+        """The answers found before that a run with `time_limit` reuses
+        (`leaves`: the positions at the split and above it)."""
 
     def record(self, query: Query, answer: Answer) -> None:
         """Keeps one answer, found just now."""
@@ -208,15 +209,16 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
              ask: Callable[[list[Query]], list[int | None]], width: int,
              known: Callable[[Query], int | None] = lambda query: None) -> int | None:
     """The empty board's score (weak: its sign) by alpha-beta (fail-soft)
-    over the `depth` plies above the split positions (`leaves`, by key),
-    whose queries `ask` answers, `width` siblings at once after the first
-    (Young Brothers Wait), but for those `known` answers already (each
-    taken in turn, so that it may cut the rest off); None when an unknown
-    answer was needed. Two plies above the split, once a position's first
-    move is searched, the first query under each of its other moves goes
-    out in one batch: the moves refuted by their first reply (most of
-    them) are refuted together, not one after another with the other
-    workers idle."""
+    over the `depth` plies above the split positions (`leaves`, by key:
+    these and every position above them), whose queries `ask` answers,
+    `width` siblings at once after the first (Young Brothers Wait), but for
+    those `known` answers already (each taken in turn, so that it may cut
+    the rest off; above the split too, where a run split fewer plies in
+    answered them); None when an unknown answer was needed. Two plies
+    above the split, once a position's first move is searched, the first
+    query under each of its other moves goes out in one batch: the moves
+    refuted by their first reply (most of them) are refuted together, not
+    one after another with the other workers idle."""
     limit = score_limit(rules, weak)
     order = centre_first(rules.columns)
 
@@ -240,7 +242,7 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         for col in columns:
             board.play(col)
             replies, decided = moves_or_value(board)
-            if decided is None:
+            if decided is None and known(Query(leaves[board.key()], weak, -beta, -alpha)) is None:
                 queries.append(leaf_query(board, replies[0], -beta, -alpha))
             board.undo()
         return queries
@@ -251,6 +253,9 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         columns, decided = moves_or_value(board)
         if decided is not None:
             return decided
+        # answered when the board was split fewer plies in (a run resumed deeper)
+        if (found := known(Query(leaves[board.key()], weak, alpha, beta))) is not None:
+            return found
         best: int | None = None
         first_replies_pending = left == 2 and width > 1  # to go out in one batch after the first move
         while columns:
@@ -360,9 +365,12 @@ def solve_board(rules: Rules, time_limit: float, depth: int = 0, solve: Solve | 
     split positions' queries `solve` answers (in process by default;
     clinea.solving.solved_ray's on a cluster) but for those the answers in
     `store` settle already; the brute force run when the board is tiny
-    enough. `report` hears of each answer: how many so far, and their nodes."""
+    enough. `report` hears of each answer: how many so far, and their nodes.
+    The store may hold answers about positions fewer plies in (a board
+    begun with a shallower split): they settle those positions here."""
     solve = solve or LocalSolve()
-    moves_of = split_positions(rules, depth)
+    # the positions above the split too: a run resumed deeper keeps what was answered of them
+    moves_of = [moves for above in range(depth + 1) for moves in split_positions(rules, above)]
     leaves = split_leaves(rules, moves_of)
     known = Knowledge()
     for query, answer in store.solved(moves_of, time_limit) if store else ():

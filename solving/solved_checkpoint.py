@@ -8,14 +8,18 @@ split depth (the mode: which positions the board is cut into), the
 position's moves (0-based columns), the scale (weak: win/draw/loss), the
 window asked, the bounds proved (null: out of time), the time limit they
 were found under, the nodes and seconds spent, and a checksum of all of
-these. Each line is written whole
+these. A run may split the board deeper than the one that began it (a
+question too long for one sitting, asked again as its replies' questions):
+it keeps the lines of the shallower splits, whose answers settle their
+positions above its own split. Each line is written whole
 with its newline, flushed and fsynced before the next position counts as
 solved, so a kill can only leave the last line cut short: a line without
 its newline is torn, ignored (never trusted, even when it reads as JSON)
 and cut off before the next line is appended. A whole line that fails its
-checksum, or names another board, depth or a position that is not one of
-the board's, is refused with one line: the file is not this board's
-checkpoint as this run would write it.
+checksum, or names another board, a position that is not one of the
+board's, or one deeper than this run's split (whose answer it could not
+use), is refused with one line: the file is not this board's checkpoint
+as this run would write it.
 """
 from __future__ import annotations
 
@@ -63,18 +67,18 @@ def checkpoint_line(rules: Rules, depth: int, query: Query, answer: Answer, time
 
 def checkpoint_summary(path: str) -> tuple[int, int | None]:
     """How many whole lines (answers) the checkpoint at `path` holds, and
-    its split depth (its first line's, None where it has none): (0, None)
+    its split depth (its deepest line's, None where it has none): (0, None)
     where there is no checkpoint. A file that breaks its bounds counts the
     lines before; the run that resumes it checks every line
     (Checkpoint.solved) and says what is wrong."""
     count, depth = 0, None
     with contextlib.suppress(OSError, TooLarge), open(path, "rb") as source:
         for _, line in WholeLines(bounded_lines(source, path, LINE_LIMIT, FILE_LIMIT)):
-            if count == 0:
-                with contextlib.suppress(ValueError):
-                    fields = json_value(line)
-                    found = fields.get("depth") if isinstance(fields, dict) else None
-                    depth = found if isinstance(found, int) else None
+            with contextlib.suppress(ValueError):
+                fields = json_value(line)
+                found = fields.get("depth") if isinstance(fields, dict) else None
+                if isinstance(found, int) and (depth is None or found > depth):
+                    depth = found
             count += 1
     return count, depth
 
@@ -134,11 +138,11 @@ class Checkpoint:
             raise refuse("its checksum does not match its values (the line was changed or damaged)")
         if board != board_text(self.rules):
             raise refuse(f"a position of {board}, not of {board_text(self.rules)}")
-        if depth != self.depth:
+        if not isinstance(depth, int) or depth > self.depth:
             raise refuse(f"a position {depth} plies in (--split-depth {depth}), this run splits the board "
-                         f"{self.depth} plies in: rerun with --split-depth {depth}")
-        if moves not in wanted:
-            raise refuse(f"moves {list(moves)} are not one of the board's positions {self.depth} plies in")
+                         f"{self.depth} plies in: rerun with --split-depth {depth} or more")
+        if len(moves) != depth or moves not in wanted:
+            raise refuse(f"moves {list(moves)} are not one of the board's positions {depth} plies in")
         if not (isinstance(weak, bool) and all(isinstance(value, int) for value in (low, high))
                 and all(value is None or isinstance(value, int) for value in (answer_low, answer_high))):
             raise refuse("its values are not whole numbers")

@@ -97,9 +97,10 @@ meet at most {BRUTE_FORCE_POSITIONS:,} positions, by a pure-Python brute force.
 position D plies in only what its window needs. A run stopped inside a
 board resumes it: each answer is appended, as soon as it is found, to
 DIR/checkpoints/ (such as {checkpoint_path("DIR", Rules(7, 7, 4))}), read
-back by the next run (at the split depth it was written at, unless
---split-depth gives another, which refuses it; a line cut short by the
-stop is ignored), and removed once the board's row holds its value (kept
+back by the next run (at the deepest split depth it was written at, unless
+--split-depth gives another: a deeper one keeps the answers and asks a
+question too long for one sitting as its replies' shorter ones; a line
+cut short by the stop is ignored), and removed once the board's row holds its value (kept
 when the board is left out of time: a run with a longer --time-limit asks
 again only what ran out of time). Give a large board a --split-depth to
 make it resumable.
@@ -250,9 +251,9 @@ def needs_solving(row: dict[str, str] | None, time_limit: float) -> bool:
 
 
 def split_depth(args: argparse.Namespace, checkpoint: str) -> int:
-    """The board's split depth: --split-depth, else its checkpoint's (a
-    board carried from an earlier run, or another machine, goes on as it
-    began), else 2 on Ray and 0 in process."""
+    """The board's split depth: --split-depth, else its checkpoint's
+    deepest (a board carried from an earlier run, or another machine, goes
+    on as it left off), else 2 on Ray and 0 in process."""
     if args.split_depth is not None:
         return int(args.split_depth)
     _, recorded = checkpoint_summary(checkpoint)
@@ -391,7 +392,7 @@ def under_way(directory: str, table: TableSpec, rows: dict[Rules, dict[str, str]
     if not found:
         return []
     return ["", "Under way: " + ", ".join(found) + ". `clinea solved-tables` resumes a board from its "
-            "checkpoint, at the split depth that wrote it."]
+            "checkpoint, at the deepest split depth that wrote it."]
 
 
 def write_page(directory: str) -> None:

@@ -34,7 +34,7 @@ from clinea.solving.solved_board import (
     solve_queries,
     split_positions,
 )
-from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path
+from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path, checkpoint_summary
 from clinea.solving.solved_tables import main as tables_main
 from clinea.solving.solved_tables import read_table, standard_tables, write_page
 
@@ -583,16 +583,15 @@ def test_a_board_goes_on_at_its_checkpoints_split_depth_when_none_is_given(tmp_p
 
 @pytest.mark.parametrize("stranger, message", [
     ("another board", "a position of 4x4 c=3 p=8, not of 5x4 c=3 p=10"),
-    ("another split depth", "rerun with --split-depth 2"),
+    ("a deeper split", "rerun with --split-depth 3 or more"),
     ("a changed value", "checksum does not match"),
 ])
 def test_a_checkpoint_line_of_another_board_or_mode_is_refused(tmp_path, stranger, message):
     board = ("4x4", 3, 8)
-    assert tables_main(board_argv(tmp_path / "other", board, 2)[1:]) == 0
+    assert tables_main(board_argv(tmp_path / "other", board, 3 if stranger == "a deeper split" else 2)[1:]) == 0
     [line, *rest] = checkpoint_lines(tmp_path / "other", rules_of_board(board))
-    target_board, depth = (("5x4", 3, 10), 2) if stranger == "another board" else (board, 3)
+    target_board, depth = (("5x4", 3, 10), 2) if stranger == "another board" else (board, 2)
     if stranger == "a changed value":
-        target_board, depth = board, 2
         line = lying_line(line).replace(b'"bounds":[99,99]', b'"bounds":[98,98]')
     (tmp_path / "run" / "checkpoints").mkdir(parents=True)
     with open(checkpoint_path(str(tmp_path / "run"), rules_of_board(target_board)), "wb") as file:
@@ -601,6 +600,56 @@ def test_a_checkpoint_line_of_another_board_or_mode_is_refused(tmp_path, strange
     assert done.returncode == 1
     [error] = done.stderr.splitlines()
     assert message in error and "line " in error and "move the file away" in error
+
+
+def test_a_board_resumed_deeper_keeps_its_answers_and_splits_only_the_rest(tmp_path):
+    # issue 47: a question longer than a sitting (10x5's first: 1 h 51 min)
+    # is lost at each stop; resumed a ply deeper, the board keeps every
+    # answer and asks the missing one as its replies' shorter questions
+    board = ("4x4", 3, 8)
+    rules = rules_of_board(board)
+    assert tables_main(board_argv(tmp_path / "whole", board, 2)[1:]) == 0
+    lines = checkpoint_lines(tmp_path / "whole", rules)
+    (tmp_path / "deeper" / "checkpoints").mkdir(parents=True)
+    path = checkpoint_path(str(tmp_path / "deeper"), rules)
+    with open(path, "wb") as file:
+        file.write(b"".join(lines[:-1]))
+    assert tables_main(board_argv(tmp_path / "deeper", board, 3)[1:]) == 0
+    assert comparable(tmp_path / "deeper" / "t.csv") == comparable(tmp_path / "whole" / "t.csv")
+    resumed = checkpoint_lines(tmp_path / "deeper", rules)
+    new = [json.loads(line) for line in resumed[len(lines) - 1:]]
+    assert resumed[:len(lines) - 1] == lines[:-1] and new
+    assert {fields["depth"] for fields in new} == {3}
+    assert_true_answers(rules, resumed)
+    assert not asked_under_settled(rules, values_of(lines[:-1]), [query_of(fields).moves for fields in new])
+    # a rerun without --split-depth goes on at the deepest split the file holds
+    assert checkpoint_summary(path) == (len(resumed), 3)
+
+
+def asked_under_settled(rules, earlier, moves_asked) -> list:
+    """The positions asked (moves_asked) that lie under one the `earlier`
+    answers (query: bounds) settle exactly, or under its mirror image."""
+    mirror = [rules.columns - 1 - col for col in range(rules.columns)]
+    settled = {Board(*rules).play_moves(query.moves).key()
+               for query, (low, high) in earlier.items() if low == high}
+    return [moves for moves in moves_asked if any(
+        Board(*rules).play_moves(line).key() in settled
+        for above in range(len(moves)) for line in (moves[:above], [mirror[col] for col in moves[:above]]))]
+
+
+@pytest.mark.parametrize("rules", [Rules(6, 4, 4), Rules(5, 5, 4)])
+@pytest.mark.parametrize("width", [1, 2])
+def test_answers_of_a_shallower_split_settle_their_positions_above_a_deeper_one(rules, width):
+    shallow = Asked()
+    value = solve_board(rules, time_limit=10, depth=2, solve=shallow, brute_positions=0)
+    deeper = Asked(width)
+    resumed = solve_board(rules, time_limit=10, depth=3, solve=deeper, brute_positions=0,
+                          store=Remembered(shallow.answers))
+    assert (resumed.exact, resumed.weak) == (value.exact, value.weak)
+    earlier = {query: (answer.low, answer.high) for query, answer in shallow.answers}
+    assert not asked_under_settled(rules, earlier, [query.moves for query, _ in deeper.answers])
+    if width == 1:  # alpha-beta needs no more than the shallower split asked; width 2 batches ahead of it
+        assert deeper.answers == []
 
 
 def test_the_page_names_the_boards_under_way_and_their_checkpoints(tmp_path):

@@ -5,6 +5,7 @@ step with a deadline, Ray's failures as one line); each chunk's answers are
 handed on as soon as it ends, for the checkpoint."""
 from __future__ import annotations
 
+import contextlib
 import math
 from collections.abc import Iterator
 from typing import Any
@@ -37,20 +38,20 @@ class RaySolver:
         self.width = 1
 
     def __enter__(self) -> RaySolver:
-        self._joined = joined(self.address)
-        self.ray = self._joined.__enter__()
-        largest = max((int(node["Resources"]["CPU"]) for node in nodes(self.ray)), default=0)
-        if self.threads > largest:
-            self._joined.__exit__(None, None, None)
-            # Ray would wait for such a node for ever
-            raise RayFailure(f"threads={self.threads} is out of range: the cluster's largest node has {largest} CPUs "
-                             f"(allowed 1..{largest})")
-        self.width = max(1, cluster_cpus(self.ray) // self.threads)
-        self._task = self.ray.remote(max_retries=RETRIES, num_cpus=self.threads)(solve_queries)
+        with contextlib.ExitStack() as stack:  # left again if the cluster cannot take the tasks
+            self.ray = stack.enter_context(joined(self.address))
+            largest = max((int(node["Resources"]["CPU"]) for node in nodes(self.ray)), default=0)
+            if self.threads > largest:
+                # Ray would wait for such a node for ever
+                raise RayFailure(f"threads={self.threads} is out of range: the cluster's largest node has "
+                                 f"{largest} CPUs (allowed 1..{largest})")
+            self.width = max(1, cluster_cpus(self.ray) // self.threads)
+            self._task = self.ray.remote(max_retries=RETRIES, num_cpus=self.threads)(solve_queries)
+            self._leave = stack.pop_all()
         return self
 
     def __exit__(self, *exc: Any) -> None:
-        self._joined.__exit__(*exc)
+        self._leave.__exit__(*exc)
 
     def __call__(self, rules: Rules, queries: list[Query], time_limit: float) -> Iterator[tuple[Query, Answer]]:
         parts = list(chunks(queries, max(CHUNKS_PER_CPU * self.width, math.ceil(len(queries) / CHUNK_POSITIONS))))

@@ -562,16 +562,25 @@ def test_a_torn_last_line_is_ignored_never_trusted(tmp_path, torn):
     assert values_of(resumed) == values_of(lines)
 
 
+def stopped_one_answer_short(tmp_path, board, depth, name) -> tuple[Rules, list[bytes], str]:
+    """The board solved whole at `depth` in tmp_path/whole, and a run of it
+    stopped one answer short in tmp_path/name: that checkpoint but its last
+    line. Returns the rules, the whole checkpoint's lines, the short one's path."""
+    rules = rules_of_board(board)
+    assert tables_main(board_argv(tmp_path / "whole", board, depth)[1:]) == 0
+    lines = checkpoint_lines(tmp_path / "whole", rules)
+    (tmp_path / name / "checkpoints").mkdir(parents=True)
+    path = checkpoint_path(str(tmp_path / name), rules)
+    with open(path, "wb") as file:
+        file.write(b"".join(lines[:-1]))
+    return rules, lines, path
+
+
 def test_a_board_goes_on_at_its_checkpoints_split_depth_when_none_is_given(tmp_path):
     # issue 47: a board carried to another run (or machine) resumes as it
     # began, though that run's own default (0 in process) differs
     board = ("4x4", 3, 8)
-    rules = rules_of_board(board)
-    assert tables_main(board_argv(tmp_path / "whole", board, 2)[1:]) == 0
-    lines = checkpoint_lines(tmp_path / "whole", rules)
-    (tmp_path / "resumed" / "checkpoints").mkdir(parents=True)
-    with open(checkpoint_path(str(tmp_path / "resumed"), rules), "wb") as file:
-        file.write(b"".join(lines[:-1]))
+    rules, lines, _ = stopped_one_answer_short(tmp_path, board, 2, "resumed")
     argv = board_argv(tmp_path / "resumed", board, 2)[1:]
     del argv[argv.index("--split-depth"):argv.index("--split-depth") + 2]
     assert tables_main(argv) == 0
@@ -607,13 +616,7 @@ def test_a_board_resumed_deeper_keeps_its_answers_and_splits_only_the_rest(tmp_p
     # is lost at each stop; resumed a ply deeper, the board keeps every
     # answer and asks the missing one as its replies' shorter questions
     board = ("4x4", 3, 8)
-    rules = rules_of_board(board)
-    assert tables_main(board_argv(tmp_path / "whole", board, 2)[1:]) == 0
-    lines = checkpoint_lines(tmp_path / "whole", rules)
-    (tmp_path / "deeper" / "checkpoints").mkdir(parents=True)
-    path = checkpoint_path(str(tmp_path / "deeper"), rules)
-    with open(path, "wb") as file:
-        file.write(b"".join(lines[:-1]))
+    rules, lines, path = stopped_one_answer_short(tmp_path, board, 2, "deeper")
     assert tables_main(board_argv(tmp_path / "deeper", board, 3)[1:]) == 0
     assert comparable(tmp_path / "deeper" / "t.csv") == comparable(tmp_path / "whole" / "t.csv")
     resumed = checkpoint_lines(tmp_path / "deeper", rules)

@@ -468,6 +468,9 @@ class Cgroups:
                 self._share_among_seats(base)
         if not folders:
             return None
+        # a server's run lasts for days: the seats their release removed are
+        # forgotten, only those still there are kept for the run's end
+        self.made = [seat for seat in self.made if any(os.path.exists(folder) for folder in seat.folders)]
         self.made.append(cgroup)
         return cgroup
 

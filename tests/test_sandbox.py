@@ -112,6 +112,21 @@ def test_a_seat_sees_its_own_processes_only_and_its_own_program_folder(tmp_path)
     assert int(lines[0]) <= 4 and lines[1:] == ["mine", "read-only", "scratch"]
 
 
+def test_a_long_run_keeps_no_record_of_the_seats_it_removed():
+    # the league's server makes a seat per player per game for days: each
+    # seat's cgroup was kept in a list until the server stopped
+    sandbox = Sandbox("auto")
+    try:
+        for _ in range(5):
+            launch = sandbox.launch(["true"], None)
+            subprocess.run(["true"], preexec_fn=launch.before_exec, timeout=30)  # a process in the seat's cgroup
+            launch.release()
+        assert "pids" in sandbox.cgroups.kinds, "this machine delegates no pids cgroup to the judge"
+        assert len(sandbox.cgroups.made) <= 1
+    finally:
+        sandbox.close()
+
+
 def test_the_end_of_a_run_waits_for_its_seats_last_processes_to_leave_their_cgroups():
     # a clean-clone CI left a run's cgroups behind: the seats' processes,
     # killed with their namespace's init, were still dying when the judge

@@ -100,10 +100,10 @@ DIR/checkpoints/ (such as {checkpoint_path("DIR", Rules(7, 7, 4))}), read
 back by the next run (at the deepest split depth it was written at, unless
 --split-depth gives another: a deeper one keeps the answers and asks a
 question too long for one sitting as its replies' shorter ones; a line
-cut short by the stop is ignored), and removed once the board's row holds its value (kept
-when the board is left out of time: a run with a longer --time-limit asks
-again only what ran out of time). Give a large board a --split-depth to
-make it resumable.
+cut short by the stop is ignored), and removed once the board's row holds
+its value (kept when the board is left out of time: a run with a longer
+--time-limit asks again only what ran out of time). Give a large board a
+--split-depth to make it resumable.
 
 examples:
   clinea solved-tables --time-limit 60

@@ -162,13 +162,17 @@ def split_positions(rules: Rules, depth: int) -> list[list[int]]:
     return list(found.values())
 
 
+def mirror_key(rules: Rules, moves: Iterable[int]) -> int:
+    """The key of the mirror image of the position `moves` reach."""
+    return Board(*rules).play_moves([rules.columns - 1 - col for col in moves]).key()
+
+
 def split_leaves(rules: Rules, moves_of: list[list[int]]) -> dict[int, tuple[int, ...]]:
     """Each split position's key, mapped to the moves of the position that
     stands for it and its mirror image (which score alike): of the two,
     the one of the lesser key. Half the questions on a symmetric board."""
     by_key = {Board(*rules).play_moves(moves).key(): tuple(moves) for moves in moves_of}
-    return {key: by_key[min(key, Board(*rules).play_moves([rules.columns - 1 - col for col in moves]).key())]
-            for key, moves in by_key.items()}
+    return {key: by_key[min(key, mirror_key(rules, moves))] for key, moves in by_key.items()}
 
 
 class Knowledge:
@@ -223,11 +227,15 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
     order = centre_first(rules.columns)
 
     def moves_or_value(board: Board) -> tuple[list[int], int | None]:
-        """The position's columns, best first, and its score if the game decides it at once."""
+        """The position's columns, best first (of a symmetric one, such as
+        the empty board, one of each move and its mirror image, which score
+        alike), and its score if the game decides it at once."""
         n = board.moves_played
         columns = [col for col in order if board.can_play(col)]
         if any(board.is_winning_move(col) for col in columns):
             return columns, 1 if weak else (board.max_moves + 1 - n) // 2  # and split_positions went no deeper
+        if mirror_key(rules, board.moves()) == board.key():
+            columns = [col for col in columns if col <= rules.columns - 1 - col]
         return columns, 0 if n + 1 >= board.max_moves else None
 
     def leaf_query(board: Board, col: int, alpha: int, beta: int) -> Query:

@@ -25,13 +25,17 @@ from clinea.core import Board, Rules
 from clinea.solving.reference_solver import ReferenceSolver
 from clinea.solving.solved_board import (
     Answer,
+    Knowledge,
     LocalSolve,
     Query,
     boards_up_to,
     end_move,
+    mirror_key,
     process_solve,
+    searched,
     solve_board,
     solve_queries,
+    split_leaves,
     split_positions,
 )
 from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path, checkpoint_summary
@@ -256,10 +260,6 @@ def test_the_first_replies_of_the_later_moves_are_asked_together(rules):
     assert all(len({query.moves[0] for query in batch}) == 1 for batch in serial.batches)
 
 
-def mirror_key(rules, moves):
-    return Board(*rules).play_moves([rules.columns - 1 - col for col in moves]).key()
-
-
 @pytest.mark.parametrize("rules, depth", [(Rules(6, 4, 4), 2), (Rules(5, 5, 4), 2), (Rules(5, 4, 3), 3)])
 def test_a_position_and_its_mirror_image_are_asked_as_one(rules, depth):
     asked = Asked(2)
@@ -280,6 +280,42 @@ class Remembered:
 
     def record(self, query, answer):
         pass
+
+
+class Looked(dict):
+    """split_leaves' mapping, keeping every key the search looked up."""
+
+    def __init__(self, leaves):
+        super().__init__(leaves)
+        self.looked = set()
+
+    def __getitem__(self, key):
+        self.looked.add(key)
+        return super().__getitem__(key)
+
+
+@pytest.mark.parametrize("rules", [Rules(6, 4, 4), Rules(5, 4, 3), Rules(7, 4, 4)])
+@pytest.mark.parametrize("weak", [False, True])
+def test_a_symmetric_position_searches_one_of_each_move_and_its_mirror_image(rules, weak):
+    # issue 47: 10x5's search above the split, having settled the first
+    # move 4, went on to refute 5, its mirror image, with new questions
+    # (14 G nodes for the first of them)
+    depth = 2
+    leaves = Looked(split_leaves(rules, [moves for above in range(depth + 1)
+                                         for moves in split_positions(rules, above)]))
+    solve, known = LocalSolve(), Knowledge()
+
+    def ask(queries):
+        for query, answer in solve(rules, queries, 10):
+            known.add(query, answer)
+        return [known.score(query) for query in queries]
+
+    value = searched(rules, depth, weak, leaves, ask, 1)
+    whole = solve_board(rules, time_limit=10, brute_positions=0)
+    assert value == (whole.weak if weak else whole.exact)
+    first_moves = {Board(*rules).play_moves([col]).key(): col for col in range(rules.columns)}
+    assert all(col <= rules.columns - 1 - col for key, col in first_moves.items() if key in leaves.looked)
+    assert first_moves.keys() & leaves.looked
 
 
 def test_an_answer_kept_for_a_mirror_image_answers_its_position():

@@ -222,7 +222,9 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
     above the split, once a position's first move is searched, the first
     query under each of its other moves goes out in one batch: the moves
     refuted by their first reply (most of them) are refuted together, not
-    one after another with the other workers idle."""
+    one after another with the other workers idle. Past a position's first
+    move, a move is asked only whether it beats the best so far (principal
+    variation search), and again in the whole window if it does."""
     limit = score_limit(rules, weak)
     order = centre_first(rules.columns)
 
@@ -244,16 +246,29 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         board.undo()
         return Query(moves, weak, -beta, -alpha)
 
-    def first_queries(board: Board, columns: list[int], alpha: int, beta: int) -> list[Query]:
-        """The query each of `columns` asks first, one ply above the split (value's first batch there)."""
+    def first_queries(board: Board, columns: list[int], alpha: int) -> list[Query]:
+        """The query each of `columns` asks first under its null window (alpha,
+        alpha + 1), one ply above the split (value's first batch there)."""
         queries = []
         for col in columns:
             board.play(col)
             replies, decided = moves_or_value(board)
-            if decided is None and known(Query(leaves[board.key()], weak, -beta, -alpha)) is None:
-                queries.append(leaf_query(board, replies[0], -beta, -alpha))
+            if decided is None and known(Query(leaves[board.key()], weak, -alpha - 1, -alpha)) is None:
+                queries.append(leaf_query(board, replies[0], -alpha - 1, -alpha))
             board.undo()
         return queries
+
+    def scores(board: Board, left: int, batch: list[int], alpha: int, beta: int) -> list[int | None]:
+        """The scores of `batch`'s moves (fail-soft, for the side to move), the window (alpha, beta)'s."""
+        if left == 1:
+            return [None if r is None else -r for r in ask([leaf_query(board, col, alpha, beta) for col in batch])]
+        found = []
+        for col in batch:
+            board.play(col)
+            r = value(board, left - 1, -beta, -alpha)
+            board.undo()
+            found.append(None if r is None else -r)
+        return found
 
     def value(board: Board, left: int, alpha: int, beta: int) -> int | None:
         if left == 0:  # depth 0: the empty board is the split position
@@ -267,26 +282,26 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         best: int | None = None
         first_replies_pending = left == 2 and width > 1  # to go out in one batch after the first move
         while columns:
+            # principal variation search: after the first move, a move need only
+            # be shown no better than alpha (a null window, one probe of the
+            # solver's); it is searched again in the whole window if it is better
+            high, floor = (beta if best is None else alpha + 1), alpha
             take = width if best is not None and left == 1 else 1
-            if left == 1 and known(leaf_query(board, columns[0], alpha, beta)) is not None:
+            if left == 1 and known(leaf_query(board, columns[0], alpha, high)) is not None:
                 take = 1
             batch, columns = columns[:take], columns[take:]
-            if left == 1:
-                answers = ask([leaf_query(board, col, alpha, beta) for col in batch])
-            else:
-                if best is not None and first_replies_pending:
-                    first_replies_pending = False
-                    ask(first_queries(board, batch + columns, alpha, beta))
-                board.play(batch[0])
-                answers = [value(board, left - 1, -beta, -alpha)]
-                board.undo()
-            for r in answers:
-                if r is None:
+            if best is not None and first_replies_pending:
+                first_replies_pending = False
+                ask(first_queries(board, batch + columns, alpha))
+            for col, score in zip(batch, scores(board, left, batch, alpha, high)):
+                if score is not None and floor < score < beta and high < beta:
+                    score = scores(board, left, [col], max(alpha, score), beta)[0]
+                if score is None:
                     return None
-                best = -r if best is None else max(best, -r)
-                alpha = max(alpha, -r)
-                if -r >= beta:
-                    return -r
+                best = score if best is None else max(best, score)
+                alpha = max(alpha, score)
+                if score >= beta:
+                    return score
         return best
 
     return value(Board(*rules), depth, -limit, limit)

@@ -22,6 +22,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clinea.core import Board, Rules
+from clinea.core.solver import centre_first
 from clinea.solving.reference_solver import ReferenceSolver
 from clinea.solving.solved_board import (
     Answer,
@@ -234,6 +235,38 @@ def test_the_search_over_the_split_asks_each_position_only_what_its_window_needs
         # nothing is asked past the score's range: a win by the first stone, a loss to it, cuts the rest off
         limit = 1 if query.weak else (rules.max_moves + 1) // 2
         assert -limit <= query.low < query.high <= limit, query
+
+
+def principal_line(rules, depth):
+    """The keys (and their mirror images') of the positions the search over
+    the split reaches by the first move of each: the centre-first order's."""
+    board, keys = Board(*rules), set()
+    for _ in range(depth):
+        playable = [col for col in centre_first(rules.columns) if board.can_play(col)]
+        if not playable:
+            break
+        board.play(playable[0])
+        keys |= {board.key(), mirror_key(rules, board.moves())}
+    return keys
+
+
+@settings(max_examples=25, deadline=None)
+@given(tiny_rules, st.integers(1, 3), st.integers(1, 4))
+def test_past_the_first_move_a_position_is_first_asked_a_null_window(rules, depth, width):
+    # issue 47: refuting 10x5's first move 3, the reply [3, 4] proved
+    # +3 for the first player (36 G nodes); the search then asked its
+    # siblings whether they beat +3 (21..25: 8 G nodes), where the root
+    # needed only "more than +2?", settled already
+    asked = Asked(width)
+    split = solve_board(rules, time_limit=10, depth=depth, solve=asked, brute_positions=0)
+    whole = solve_board(rules, time_limit=10, brute_positions=0)
+    assert (split.exact, split.weak) == (whole.exact, whole.weak)
+    line, seen = principal_line(rules, depth), set()
+    for query, _ in asked.answers:
+        position = (query.moves, query.weak)
+        assert query.high - query.low == 1 or position in seen or \
+            Board(*rules).play_moves(query.moves).key() in line, query
+        seen.add(position)
 
 
 class Batches(LocalSolve):

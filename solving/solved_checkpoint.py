@@ -65,6 +65,11 @@ def checkpoint_line(rules: Rules, depth: int, query: Query, answer: Answer, time
     return (json.dumps({**fields, "check": checksum(fields)}, separators=(",", ":")) + "\n").encode()
 
 
+def whole(value: object) -> bool:
+    """A JSON number with no fraction: JSON's true and false are Python ints too."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def checkpoint_summary(path: str) -> tuple[int, int | None]:
     """How many whole lines (answers) the checkpoint at `path` holds, and
     its split depth (its deepest line's, None where it has none): (0, None)
@@ -77,7 +82,7 @@ def checkpoint_summary(path: str) -> tuple[int, int | None]:
             with contextlib.suppress(ValueError):
                 fields = json_value(line)
                 found = fields.get("depth") if isinstance(fields, dict) else None
-                if isinstance(found, int) and (depth is None or found > depth):
+                if whole(found) and (depth is None or found > depth):
                     depth = found
             count += 1
     return count, depth
@@ -129,7 +134,7 @@ class Checkpoint:
             check = fields.pop("check", None)
             board, depth = fields["board"], fields["depth"]
             moves, weak, window, bounds = tuple(fields["moves"]), fields["weak"], fields["window"], fields["bounds"]
-            limit, nodes, seconds = float(fields["time_limit"]), int(fields["nodes"]), float(fields["seconds"])
+            limit, nodes, seconds = float(fields["time_limit"]), fields["nodes"], float(fields["seconds"])
             low, high = window
             answer_low, answer_high = (None, None) if bounds is None else bounds
         except (ValueError, KeyError, TypeError) as error:
@@ -138,14 +143,14 @@ class Checkpoint:
             raise refuse("its checksum does not match its values (the line was changed or damaged)")
         if board != board_text(self.rules):
             raise refuse(f"a position of {board}, not of {board_text(self.rules)}")
-        if not isinstance(depth, int) or depth > self.depth:
+        if not (isinstance(weak, bool) and all(map(whole, (depth, *moves, low, high, nodes)))
+                and all(value is None or whole(value) for value in (answer_low, answer_high))):
+            raise refuse("its values are not whole numbers")
+        if depth > self.depth:
             raise refuse(f"a position {depth} plies in (--split-depth {depth}), this run splits the board "
                          f"{self.depth} plies in: rerun with --split-depth {depth} or more")
         if len(moves) != depth or moves not in wanted:
             raise refuse(f"moves {list(moves)} are not one of the board's positions {depth} plies in")
-        if not (isinstance(weak, bool) and all(isinstance(value, int) for value in (low, high))
-                and all(value is None or isinstance(value, int) for value in (answer_low, answer_high))):
-            raise refuse("its values are not whole numbers")
         return Query(moves, weak, low, high), Answer(answer_low, answer_high, nodes, seconds), limit
 
     def record(self, query: Query, answer: Answer) -> None:

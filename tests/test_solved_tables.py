@@ -39,7 +39,7 @@ from clinea.solving.solved_board import (
     split_leaves,
     split_positions,
 )
-from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path, checkpoint_summary
+from clinea.solving.solved_checkpoint import checkpoint_line, checkpoint_path, checkpoint_summary, checksum
 from clinea.solving.solved_tables import main as tables_main
 from clinea.solving.solved_tables import read_table, standard_tables, write_page
 
@@ -653,6 +653,7 @@ def test_a_board_goes_on_at_its_checkpoints_split_depth_when_none_is_given(tmp_p
     ("another board", "a position of 4x4 c=3 p=8, not of 5x4 c=3 p=10"),
     ("a deeper split", "rerun with --split-depth 3 or more"),
     ("a changed value", "checksum does not match"),
+    ("true for a number", "not whole numbers"),
 ])
 def test_a_checkpoint_line_of_another_board_or_mode_is_refused(tmp_path, stranger, message):
     board = ("4x4", 3, 8)
@@ -661,6 +662,11 @@ def test_a_checkpoint_line_of_another_board_or_mode_is_refused(tmp_path, strange
     target_board, depth = (("5x4", 3, 10), 2) if stranger == "another board" else (board, 2)
     if stranger == "a changed value":
         line = lying_line(line).replace(b'"bounds":[99,99]', b'"bounds":[98,98]')
+    if stranger == "true for a number":  # which Python's json reads as an int, 1
+        fields = json.loads(line)
+        del fields["check"]
+        fields["bounds"] = [True, True]
+        line = json.dumps({**fields, "check": checksum(fields)}).encode() + b"\n"
     (tmp_path / "run" / "checkpoints").mkdir(parents=True)
     with open(checkpoint_path(str(tmp_path / "run"), rules_of_board(target_board)), "wb") as file:
         file.write(b"".join([*rest, line]))

@@ -223,8 +223,9 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
     query under each of its other moves goes out in one batch: the moves
     refuted by their first reply (most of them) are refuted together, not
     one after another with the other workers idle. Past a position's first
-    move, a move is asked only whether it beats the best so far (principal
-    variation search), and again in the whole window if it does."""
+    move, a move is asked only whether it beats the best so far (a null
+    window, which the solver settles in one probe: principal variation
+    search), and again in the whole window if it does."""
     limit = score_limit(rules, weak)
     order = centre_first(rules.columns)
 
@@ -259,16 +260,16 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         return queries
 
     def scores(board: Board, left: int, batch: list[int], alpha: int, beta: int) -> list[int | None]:
-        """The scores of `batch`'s moves (fail-soft, for the side to move), the window (alpha, beta)'s."""
+        """The scores of `batch`'s moves (fail-soft, for the side to move) in
+        the window (alpha, beta): several at once only one ply above the
+        split, where they are one ask; higher up, one move searched whole."""
         if left == 1:
             return [None if r is None else -r for r in ask([leaf_query(board, col, alpha, beta) for col in batch])]
-        found = []
-        for col in batch:
-            board.play(col)
-            r = value(board, left - 1, -beta, -alpha)
-            board.undo()
-            found.append(None if r is None else -r)
-        return found
+        [col] = batch
+        board.play(col)
+        r = value(board, left - 1, -beta, -alpha)
+        board.undo()
+        return [None if r is None else -r]
 
     def value(board: Board, left: int, alpha: int, beta: int) -> int | None:
         if left == 0:  # depth 0: the empty board is the split position
@@ -282,9 +283,6 @@ def searched(rules: Rules, depth: int, weak: bool, leaves: dict[int, tuple[int, 
         best: int | None = None
         first_replies_pending = left == 2 and width > 1  # to go out in one batch after the first move
         while columns:
-            # principal variation search: after the first move, a move need only
-            # be shown no better than alpha (a null window, one probe of the
-            # solver's); it is searched again in the whole window if it is better
             high, floor = (beta if best is None else alpha + 1), alpha
             take = width if best is not None and left == 1 else 1
             if left == 1 and known(leaf_query(board, columns[0], alpha, high)) is not None:

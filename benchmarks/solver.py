@@ -64,7 +64,8 @@ from pathlib import Path
 from plots import time_curves
 
 from clinea.core import Board
-from clinea.core.solver import BUILD_COMPILER, BUILD_PROFILE_GUIDED, DEFAULT_TT_LOG2, Solver, popcnt_search
+from clinea.core.solver import BUILD_COMPILER, BUILD_PROFILE_GUIDED, DEFAULT_TT_LOG2, MAX_THREADS, Solver, popcnt_search
+from clinea.players.options import bounded_int
 from clinea.solving.solved_tables import board_size
 
 FILES = ["Test_L3_R1", "Test_L2_R1", "Test_L2_R2", "Test_L1_R1", "Test_L1_R2", "Test_L1_R3"]
@@ -396,9 +397,10 @@ def main() -> None:
     parser.add_argument("--fhourstones", nargs="*", metavar="MOVES",
                         help="also solve Fhourstones' benchmark positions (or these, 1-based digits), "
                              f"exact and weak, from scratch (default positions: {' '.join(FHOURSTONES)})")
-    parser.add_argument("--empty-board", nargs="*", type=int, metavar="THREADS",
+    parser.add_argument("--empty-board", nargs="*", type=bounded_int("--empty-board", 1, MAX_THREADS),
+                        metavar="THREADS",
                         help="also solve the empty 7x6 board without the book, exact and weak, on each of these "
-                             "numbers of threads, 1..64 (default when given alone: 1 2)")
+                             f"numbers of threads, 1..{MAX_THREADS} (default when given alone: 1 2)")
     parser.add_argument("--empty-size", type=bitboard_size, default=(7, 6), metavar="COLUMNSxROWS",
                         help="the board of --empty-board (default 7x6)")
     parser.add_argument("--move-search", action="store_true",
@@ -435,9 +437,6 @@ def main() -> None:
                              ("--rounds", args.rounds, 1)):
         if value < low:
             parser.error(f"{name} {value} is out of range: allowed {low} or more")
-    for threads in args.empty_board or []:
-        if not 1 <= threads <= 64:
-            parser.error(f"--empty-board {threads} is out of range: allowed 1..64 threads")
     print(f"exact solver, {'weak' if args.weak else 'strong'}, table 2**{args.tt_log2} entries, "
           f"{'opening book at 12 stones' if uses_book else 'no opening book'}"
           f"{', reset per position' if args.reset else ''}, "

@@ -8,6 +8,7 @@ from clinea.core.timeman import SearchResult as SearchResult
 
 DEFAULT_TT_LOG2: int
 DEFAULT_SOLO_NODES: int
+MAX_THREADS: int
 
 def popcnt_search() -> bool: ...
 def search_copies() -> int: ...

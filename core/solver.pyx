@@ -168,6 +168,9 @@ cdef extern from *:
 DEFAULT_TT_LOG2 = 23
 """Default table: 2**23 entries of 8 bytes (64 MB), allocated on first use."""
 
+MAX_THREADS = 64
+"""Threads sharing one table at most: the command lines' --threads range."""
+
 DEFAULT_SOLO_NODES = 100_000
 """Nodes a parallel solve searches on one thread before the others join:
 about 8 ms, where starting and joining a helper thread costs 0.15 ms, more
@@ -198,7 +201,6 @@ cdef enum:
     LINELESS_LEFT = 10  # lineless at nodes with at most this many moves left
     BUSY_LOG2 = 16      # the parallel solve's marks of the nodes being searched: 512 KB
     BUSY_LEFT = 20      # marked at nodes with more moves left than this
-    MAX_THREADS = 64
     ROOT_WORD = 0       # Root.path: the 64-bit bitboard, Wide, Wide4
     ROOT_WIDE = 1
     ROOT_WIDE4 = 2

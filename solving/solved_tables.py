@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from clinea.bounded import MIB, read_text
 from clinea.core import MAX_SIDE, Rules
-from clinea.core.solver import Solver
+from clinea.core.solver import MAX_THREADS
 from clinea.players.options import bounded_float, bounded_int, command_parser
 from clinea.progress import progress_bar
 from clinea.solving.solved_board import (
@@ -153,8 +153,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=TABLE_LOG2,
                         help="each solver's transposition table: 2**N entries of 8 bytes, 8..30; two solvers a "
                              f"process (default {TABLE_LOG2}: 32 MB each)")
-    parser.add_argument("--threads", type=int, default=1,
-                        help="threads sharing each solver's table, 1..64; with --ray each task takes as many CPUs. "
+    parser.add_argument("--threads", type=bounded_int("--threads", 1, MAX_THREADS), default=1,
+                        help=f"threads sharing each solver's table, 1..{MAX_THREADS}; with --ray each task takes as many CPUs. "
                              "One solve on all of a machine's cores beats a solve on each (default 1)")
     parser.add_argument("--keep-checkpoints", action="store_true",
                         help="keep each board's checkpoint (the answers about its split positions) once its row is "
@@ -296,10 +296,6 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     tables = chosen_tables(args, parser)
-    try:
-        Solver(threads=args.threads)  # its range checked now, not in the first solve
-    except ValueError as error:
-        parser.error(str(error))
     os.makedirs(args.dir, exist_ok=True)
     mismatches = 0
     with contextlib.ExitStack() as stack:

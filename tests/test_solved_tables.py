@@ -491,7 +491,7 @@ def test_the_smallest_table_changes_the_work_not_the_values(tmp_path):
     (["--c", "4"], "either --max-sum or --board"),
     (["--split-depth", "9"], "allowed 0..6"),
     (["--tt-log2", "31"], "allowed 8..30"),
-    (["--threads", "0"], "threads=0 is out of range: allowed 1..64"),
+    (["--threads", "0"], "--threads 0 is out of range: allowed 1..64"),
 ])
 def test_bad_options_name_the_value_and_the_range(argv, message, capsys, tmp_path):
     with pytest.raises(SystemExit) as stop:

@@ -383,7 +383,7 @@ def under_way(directory: str, table: TableSpec, rows: dict[Rules, dict[str, str]
         path = checkpoint_path(directory, rules)
         if rules not in rows and (count := checkpoint_summary(path)[0]):
             link = os.path.relpath(path, directory)
-            found.append(f"{rules.columns}x{rules.rows} ({count} answers about its split positions so far, "
+            found.append(f"{rules.columns}x{rules.rows} ({count} answer{'s' if count > 1 else ''} about its split positions so far, "
                          f"in [{link}]({link}))")
     if not found:
         return []

@@ -64,7 +64,16 @@ from pathlib import Path
 from plots import time_curves
 
 from clinea.core import Board
-from clinea.core.solver import BUILD_COMPILER, BUILD_PROFILE_GUIDED, DEFAULT_TT_LOG2, MAX_THREADS, Solver, popcnt_search
+from clinea.core.solver import (
+    BUILD_COMPILER,
+    BUILD_PROFILE_GUIDED,
+    DEFAULT_TT_LOG2,
+    MAX_THREADS,
+    MAX_TT_LOG2,
+    MIN_TT_LOG2,
+    Solver,
+    popcnt_search,
+)
 from clinea.players.options import bounded_int
 from clinea.solving.solved_tables import board_size
 
@@ -393,7 +402,8 @@ def main() -> None:
     parser.add_argument("--weak", action="store_true", help="win/draw/loss only (accuracy on the sign)")
     parser.add_argument("--reset", action="store_true", help="empty the table before every position (Solver.reset)")
     parser.add_argument("--no-book", action="store_true", help="search to the end, without the opening book")
-    parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2, help=f"table size (default {DEFAULT_TT_LOG2})")
+    parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", MIN_TT_LOG2, MAX_TT_LOG2), default=DEFAULT_TT_LOG2,
+                        help=f"table size: 2**N entries, {MIN_TT_LOG2}..{MAX_TT_LOG2} (default {DEFAULT_TT_LOG2})")
     parser.add_argument("--fhourstones", nargs="*", metavar="MOVES",
                         help="also solve Fhourstones' benchmark positions (or these, 1-based digits), "
                              f"exact and weak, from scratch (default positions: {' '.join(FHOURSTONES)})")

@@ -8,6 +8,8 @@ from clinea.core.timeman import SearchResult as SearchResult
 
 DEFAULT_TT_LOG2: int
 DEFAULT_SOLO_NODES: int
+MIN_TT_LOG2: int
+MAX_TT_LOG2: int
 MAX_THREADS: int
 
 def popcnt_search() -> bool: ...

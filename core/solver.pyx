@@ -168,6 +168,9 @@ cdef extern from *:
 DEFAULT_TT_LOG2 = 23
 """Default table: 2**23 entries of 8 bytes (64 MB), allocated on first use."""
 
+MIN_TT_LOG2, MAX_TT_LOG2 = 8, 30
+"""Table sizes allowed, 2**8 to 2**30 entries (8 GB): the command lines' --tt-log2 range."""
+
 MAX_THREADS = 64
 """Threads sharing one table at most: the command lines' --threads range."""
 
@@ -1179,8 +1182,8 @@ cdef class Solver:
 
     def __cinit__(self, int tt_log2=DEFAULT_TT_LOG2, *, bint force_generic=False, bint book=True, int threads=1,
                   long long solo_nodes=DEFAULT_SOLO_NODES):
-        if not 8 <= tt_log2 <= 30:
-            raise ValueError(f"tt_log2={tt_log2} is out of range: allowed 8..30")
+        if not MIN_TT_LOG2 <= tt_log2 <= MAX_TT_LOG2:
+            raise ValueError(f"tt_log2={tt_log2} is out of range: allowed {MIN_TT_LOG2}..{MAX_TT_LOG2}")
         if not 1 <= threads <= MAX_THREADS:
             raise ValueError(f"threads={threads} is out of range: allowed 1..{MAX_THREADS}")
         if solo_nodes < 0:

@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from clinea.core import Board
-from clinea.core.solver import DEFAULT_TT_LOG2, Solver
+from clinea.core.solver import DEFAULT_TT_LOG2, MAX_TT_LOG2, MIN_TT_LOG2, Solver
 from clinea.core.timeman import Limits
 from clinea.players.driver import main_for
 from clinea.players.exact import DEFAULT_TIME_PER_MOVE, ExactBot
@@ -44,8 +44,8 @@ class AlphabetaBot(ExactBot):
     @classmethod
     def add_arguments(cls, parser: argparse.ArgumentParser) -> None:
         super().add_arguments(parser)
-        parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=DEFAULT_TT_LOG2,
-                            help=f"transposition table of 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
+        parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", MIN_TT_LOG2, MAX_TT_LOG2), default=DEFAULT_TT_LOG2,
+                            help=f"transposition table of 2**N entries of 8 bytes, {MIN_TT_LOG2}..{MAX_TT_LOG2} (default {DEFAULT_TT_LOG2})")
 
     @classmethod
     def from_args(cls, args: argparse.Namespace) -> AlphabetaBot:

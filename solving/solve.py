@@ -7,7 +7,7 @@ import time
 
 from clinea.bounded import MIB, TooLarge, bounded_lines
 from clinea.core import Board, parse_moves
-from clinea.core.solver import DEFAULT_TT_LOG2, MAX_THREADS, Solver
+from clinea.core.solver import DEFAULT_TT_LOG2, MAX_THREADS, MAX_TT_LOG2, MIN_TT_LOG2, Solver
 from clinea.players.options import add_board_options, bounded_int, command_parser
 
 # The longest game, 16,384 moves of a 128x128 board written "128,", is 64 KB.
@@ -41,8 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--time", action="store_true", help="add a column: microseconds spent (default: off)")
     parser.add_argument("--no-book", action="store_true",
                         help="search 7x6 positions to the end rather than to the opening book's 12 stones (default: off)")
-    parser.add_argument("--tt-log2", type=int, default=DEFAULT_TT_LOG2,
-                        help=f"the large transposition table: 2**N entries of 8 bytes, 8..30 (default {DEFAULT_TT_LOG2})")
+    parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", MIN_TT_LOG2, MAX_TT_LOG2), default=DEFAULT_TT_LOG2,
+                        help=f"the large transposition table: 2**N entries of 8 bytes, {MIN_TT_LOG2}..{MAX_TT_LOG2} "
+                             f"(default {DEFAULT_TT_LOG2})")
     parser.add_argument("--threads", type=bounded_int("--threads", 1, MAX_THREADS), default=1,
                         help=f"threads sharing the table on each position, 1..{MAX_THREADS}; the scores are the same, "
                              "the nodes (all threads') vary run to run (default 1)")

@@ -25,7 +25,7 @@ from dataclasses import dataclass
 
 from clinea.bounded import MIB, read_text
 from clinea.core import MAX_SIDE, Rules
-from clinea.core.solver import MAX_THREADS
+from clinea.core.solver import MAX_THREADS, MAX_TT_LOG2, MIN_TT_LOG2
 from clinea.players.options import bounded_float, bounded_int, command_parser
 from clinea.progress import progress_bar
 from clinea.solving.solved_board import (
@@ -150,8 +150,9 @@ def build_parser() -> argparse.ArgumentParser:
                         help="alpha-beta over each board's first plies, asking the positions this many plies in "
                              "only what it needs (0..6; default: that of the board's checkpoint, else 2 with "
                              "--ray, else 0)")
-    parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", 8, 30), default=TABLE_LOG2,
-                        help="each solver's transposition table: 2**N entries of 8 bytes, 8..30; two solvers a "
+    parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", MIN_TT_LOG2, MAX_TT_LOG2), default=TABLE_LOG2,
+                        help=f"each solver's transposition table: 2**N entries of 8 bytes, {MIN_TT_LOG2}..{MAX_TT_LOG2}; "
+                             "two solvers a "
                              f"process (default {TABLE_LOG2}: 32 MB each)")
     parser.add_argument("--threads", type=bounded_int("--threads", 1, MAX_THREADS), default=1,
                         help=f"threads sharing each solver's table, 1..{MAX_THREADS}; with --ray each task takes as many CPUs. "

@@ -337,6 +337,15 @@ def test_cli_analyze_weak_and_other_games():
     assert weak.stdout.split()[1] in {"-1", "0", "1"}
 
 
+@pytest.mark.parametrize(("option", "allowed"), [(["--tt-log2", "31"], "--tt-log2 31 is out of range: allowed 8..30"),
+                                               (["--tt-log2", "7"], "--tt-log2 7 is out of range: allowed 8..30"),
+                                               (["--threads", "65"], "--threads 65 is out of range: allowed 1..64")])
+def test_cli_names_an_option_out_of_range_in_one_line(option, allowed):
+    result = run_cli(option, "4\n")
+    assert result.returncode == 2 and result.stdout == ""
+    assert allowed in result.stderr and "Traceback" not in result.stderr
+
+
 def test_cli_help_has_an_example():
     result = run_cli(["--help"], "")
     assert result.returncode == 0 and "example" in result.stdout

@@ -104,6 +104,9 @@ def test_an_empty_board_option_out_of_range_is_named(tmp_path):
     result = run_benchmark(tmp_path, "--empty-board", "--empty-size", "9x8")
     assert result.returncode == 2
     assert "'9x8' is out of range" in result.stderr
+    result = run_benchmark(tmp_path, "--tt-log2", "40")
+    assert result.returncode == 2
+    assert "--tt-log2 40 is out of range: allowed 8..30" in result.stderr and "Traceback" not in result.stderr
 
 
 def test_the_move_search_counts_play_values_nodes(tmp_path):

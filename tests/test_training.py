@@ -257,12 +257,19 @@ def test_time_limit_alone_stops_the_run(tmp_path):
     (["genetic", "--population", "0"], "--population 0 is out of range: allowed 1 or more"),
     (["grid", "--step", "0"], "--step 0.0 is out of range"),
     (["lms", "--columns", "200"], "--columns 200 is out of range: allowed 1..128"),
+    (["lms", "--rate", "0"], "--rate 0.0 is out of range: allowed more than 0, at most 1"),
+    (["hillclimb", "--factor", "2"], "--factor 2.0 is out of range: allowed more than 0, at most 1"),
 ])
 def test_bad_options_name_the_value_and_range(args, message, capsys, tmp_path):
+    # and leave an earlier run's results under the same --out as they were
+    earlier = {tmp_path / f"x.{suffix}": f"an earlier run's {suffix}\n" for suffix in ("json", "csv", "png")}
+    for path, text in earlier.items():
+        path.write_text(text)
     with pytest.raises(SystemExit) as exit_info:
         cli.main([*args, "--out", str(tmp_path / "x"), "--quiet"])
     assert exit_info.value.code == 2
     assert message in capsys.readouterr().err
+    assert {path: path.read_text() for path in earlier} == earlier
 
 
 # ---------------------------------------------------------------- the report's 28 parameters in `clinea train`

@@ -52,7 +52,9 @@ class Budget:
 
 class Recorder:
     """Writes the CSV as the run goes (a crash leaves the rows so far) and
-    drives the progress bar."""
+    drives the progress bar. The file is made by the first row: a run
+    refused before it (a setting out of range) leaves an earlier run's CSV
+    as it was."""
 
     def __init__(self, path: str | os.PathLike[str], budget: Budget, extra: Sequence[str] = (),
                  label: str = "training", quiet: bool = False) -> None:
@@ -61,9 +63,7 @@ class Recorder:
         self.columns = COLUMNS + list(extra)
         self.rows: list[dict[str, Any]] = []
         self.best: tuple[list[float], float] | None = None
-        self._file = open(path, "w", newline="")
-        self._writer = csv.DictWriter(self._file, fieldnames=self.columns)
-        self._writer.writeheader()
+        self._file: TextIO | None = None
         total = budget.iterations if budget.iterations is not None else None
         self._bar = None if quiet else progress_bar(total, unit="iteration", desc=label)
 
@@ -77,6 +77,10 @@ class Recorder:
             # a run interrupted here writes `best` and len(rows) beside the CSV: all three must agree
             self.best = (list(best[0]), best[1])
             self.rows.append(row)
+            if self._file is None:
+                self._file = open(self.path, "w", newline="")
+                self._writer = csv.DictWriter(self._file, fieldnames=self.columns)
+                self._writer.writeheader()
             self._writer.writerow(row)
             self._file.flush()
         if self._bar is not None:
@@ -86,7 +90,8 @@ class Recorder:
     def close(self) -> None:
         if self._bar is not None:
             self._bar.close()
-        self._file.close()
+        if self._file is not None:
+            self._file.close()
 
 
 HELD_SIGNALS = (signal.SIGINT, signal.SIGTERM)

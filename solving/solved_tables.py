@@ -152,8 +152,7 @@ def build_parser() -> argparse.ArgumentParser:
                              "--ray, else 0)")
     parser.add_argument("--tt-log2", type=bounded_int("--tt-log2", MIN_TT_LOG2, MAX_TT_LOG2), default=TABLE_LOG2,
                         help=f"each solver's transposition table: 2**N entries of 8 bytes, {MIN_TT_LOG2}..{MAX_TT_LOG2}; "
-                             "two solvers a "
-                             f"process (default {TABLE_LOG2}: 32 MB each)")
+                             f"two solvers a process (default {TABLE_LOG2}: {(8 << TABLE_LOG2) >> 20} MB each)")
     parser.add_argument("--threads", type=bounded_int("--threads", 1, MAX_THREADS), default=1,
                         help=f"threads sharing each solver's table, 1..{MAX_THREADS}; with --ray each task takes as many CPUs. "
                              "One solve on all of a machine's cores beats a solve on each (default 1)")
